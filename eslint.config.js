@@ -1,0 +1,50 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import pluginQuery from '@tanstack/eslint-plugin-query';
+import globals from 'globals';
+
+// Import directions (docs: README "Architecture"): shared imports none of ours; catalogue and
+// app import only shared; server imports shared and catalogue.
+const zones = [
+  { target: './src/shared', from: ['./src/app', './src/server', './src/catalogue'], message: 'shared is the contract and imports nothing of ours.' },
+  { target: './src/catalogue', from: ['./src/app', './src/server'], message: 'catalogue imports only shared.' },
+  { target: './src/app', from: ['./src/server', './src/catalogue'], message: 'the app imports only shared (no server code or secrets in the bundle).' },
+  { target: './src/server', from: ['./src/app'], message: 'the server imports only shared and catalogue.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, '@tanstack/query': pluginQuery },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...pluginQuery.configs.recommended.rules,
+      // Configuration is read once, in src/server/config.ts; the bundle never sees process.env.
+      'no-restricted-globals': ['error', { name: 'process', message: 'The app runs in a browser.' }],
+    },
+  },
+  {
+    // One module reads the environment (README "Configuration").
+    files: ['src/**/*.ts'],
+    ignores: ['src/server/config.ts', 'src/catalogue/config.ts', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in config.ts only.' }],
+    },
+  },
+);
