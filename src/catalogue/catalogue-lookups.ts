@@ -1,0 +1,170 @@
+import type {
+  ChannelPlaylistsPage,
+  ChannelVideosPage,
+  PlaylistPage,
+} from '../shared/catalogue-schema.ts';
+import type { EndpointName } from '../shared/endpoints.ts';
+import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN } from '../shared/ids.ts';
+import type { ProblemCode } from '../shared/problem.ts';
+import type { CatalogueStore } from './catalogue-db.ts';
+import type { ContinuationCodec, Keyset } from './continuation.ts';
+import { agoText, lastUpdatedText, snippet, viewsText } from './display-text.ts';
+import { thumbnailsFor } from './thumbnails.ts';
+
+// The three lookups of spec §4, from store rows to the spec's page shapes. Errors come back
+// as values so that the HTTP layer alone decides how they are written.
+
+export const PLAYLIST_PAGE_SIZE = 100; // §4.1: up to 100 items per page
+export const CHANNEL_PAGE_SIZE = 30; // §4.2, §4.3: about 30 records per page
+
+export type LookupFailure = { ok: false; status: 400 | 404; code: ProblemCode; detail: string };
+export type LookupResult<Page> = { ok: true; page: Page } | LookupFailure;
+
+export interface LookupRequest {
+  id: string;
+  continuation: string | undefined;
+  /** Prefix of thumbnail URLs: an origin, or '' for root-relative URLs. */
+  thumbnailBaseUrl: string;
+  /** Unix milliseconds; display strings such as "3 years ago" are relative to it. */
+  now: number;
+}
+
+const PLATFORM = 'https://www.youtube.com';
+
+const fail = (status: 400 | 404, code: ProblemCode, detail: string): LookupFailure => ({
+  ok: false,
+  status,
+  code,
+  detail,
+});
+
+export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
+  /** Reads the keyset position out of a continuation, or explains why it cannot. */
+  const position = (
+    endpoint: EndpointName,
+    request: LookupRequest,
+    valid: (keyset: Keyset) => boolean,
+  ): { ok: true; keyset: Keyset | null } | LookupFailure => {
+    if (request.continuation === undefined) return { ok: true, keyset: null };
+    const check = codec.decode(request.continuation, endpoint, request.id);
+    if (!check.ok) return fail(400, 'invalid_continuation', `The continuation ${check.reason}.`);
+    if (!valid(check.keyset)) return fail(400, 'invalid_continuation', 'The continuation is not valid here.');
+    return { ok: true, keyset: check.keyset };
+  };
+
+  const channelCheck = (id: string): LookupFailure | null => {
+    if (!CHANNEL_ID_PATTERN.test(id)) {
+      return fail(400, 'invalid_id', `"${id}" is not a channel ID (UC followed by 22 characters).`);
+    }
+    // Decision (README "Embedded catalogue"): a well-formed ID of a channel that does not
+    // exist is a 404, so the app can say "not found" rather than "bad request".
+    if (!store.channelExists(id)) return fail(404, 'channel_not_found', `No channel has the ID ${id}.`);
+    return null;
+  };
+
+  return {
+    playlist(request: LookupRequest): LookupResult<PlaylistPage> {
+      const { id, thumbnailBaseUrl, now } = request;
+      // §4.1 rule 1: an invalid playlist ID is a 404, whether malformed or unknown.
+      const playlist = PLAYLIST_ID_PATTERN.test(id) ? store.playlist(id) : undefined;
+      if (!playlist) return fail(404, 'playlist_not_found', `No playlist has the ID ${id}.`);
+      const at = position('playlist', request, (k) => k.length === 1 && Number.isInteger(k[0]));
+      if (!at.ok) return at;
+      const after = at.keyset ? (at.keyset[0] as number) : 0;
+      const { rows, hasMore } = store.playlistItems(id, after, PLAYLIST_PAGE_SIZE);
+      const last = rows.at(-1);
+      return {
+        ok: true,
+        page: {
+          // §4.1: info only on the first page.
+          ...(at.keyset
+            ? {}
+            : {
+                info: {
+                  id: playlist.id,
+                  title: playlist.title,
+                  description: playlist.description,
+                  thumbnails: thumbnailsFor(thumbnailBaseUrl, 'pl', playlist.id),
+                  channelId: playlist.channelId,
+                  channelTitle: playlist.channelTitle,
+                  totalItems: playlist.itemCount,
+                  views: playlist.viewCount,
+                  lastUpdated: lastUpdatedText(playlist.updatedAt, now),
+                  url: `${PLATFORM}/playlist?list=${playlist.id}`,
+                },
+              }),
+          items: rows.map((row) => ({
+            index: row.position,
+            id: row.videoId,
+            title: row.title,
+            thumbnails: thumbnailsFor(thumbnailBaseUrl, 'vi', row.videoId),
+            channelId: row.channelId,
+            channelTitle: row.channelTitle,
+            viewsText: viewsText(row.viewCount),
+            publishedText: agoText(row.publishedAt, now),
+            duration: row.duration,
+          })),
+          continuation: hasMore && last ? codec.encode('playlist', id, [last.position]) : null,
+        },
+      };
+    },
+
+    channelVideos(request: LookupRequest): LookupResult<ChannelVideosPage> {
+      const { id, thumbnailBaseUrl, now } = request;
+      const invalid = channelCheck(id);
+      if (invalid) return invalid;
+      const at = position(
+        'channel-videos',
+        request,
+        (k) => k.length === 2 && Number.isInteger(k[0]) && typeof k[1] === 'string',
+      );
+      if (!at.ok) return at;
+      const after = at.keyset ? ([at.keyset[0], at.keyset[1]] as [number, string]) : null;
+      const { rows, hasMore } = store.channelVideos(id, after, CHANNEL_PAGE_SIZE);
+      const last = rows.at(-1);
+      return {
+        ok: true,
+        page: {
+          items: rows.map((row) => ({
+            id: row.id,
+            title: row.title,
+            descriptionSnippet: snippet(row.description),
+            thumbnails: thumbnailsFor(thumbnailBaseUrl, 'vi', row.id),
+            duration: row.duration,
+            viewCount: row.viewCount,
+            publishedText: row.publishedKnown ? agoText(row.publishedAt, now) : null,
+          })),
+          continuation:
+            hasMore && last ? codec.encode('channel-videos', id, [last.publishedAt, last.id]) : null,
+        },
+      };
+    },
+
+    channelPlaylists(request: LookupRequest): LookupResult<ChannelPlaylistsPage> {
+      const { id, thumbnailBaseUrl } = request;
+      const invalid = channelCheck(id);
+      if (invalid) return invalid;
+      const at = position('channel-playlists', request, (k) => k.length === 1 && Number.isInteger(k[0]));
+      if (!at.ok) return at;
+      const after = at.keyset ? (at.keyset[0] as number) : -1;
+      // §4.3 rule 1: a channel with no playlists answers `items: []` and a null continuation.
+      const { rows, hasMore } = store.channelPlaylists(id, after, CHANNEL_PAGE_SIZE);
+      const last = rows.at(-1);
+      return {
+        ok: true,
+        page: {
+          items: rows.map((row) => ({
+            id: row.id,
+            title: row.title,
+            thumbnails: thumbnailsFor(thumbnailBaseUrl, 'pl', row.id),
+            url: `${PLATFORM}/playlist?list=${row.id}`,
+            videoCount: row.itemCount,
+          })),
+          continuation: hasMore && last ? codec.encode('channel-playlists', id, [last.ordinal]) : null,
+        },
+      };
+    },
+  };
+}
+
+export type CatalogueLookups = ReturnType<typeof createLookups>;

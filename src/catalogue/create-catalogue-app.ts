@@ -1,0 +1,179 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Hono, type Context } from 'hono';
+import { endpoints, type EndpointName } from '../shared/endpoints.ts';
+import type { CatalogueStore } from './catalogue-db.ts';
+import { createLookups, type LookupRequest, type LookupResult } from './catalogue-lookups.ts';
+import { createContinuationCodec } from './continuation.ts';
+import { faultSettingsSchema, NO_FAULTS, type FaultSettings } from './fault-settings.ts';
+import { problemResponse } from './problem-response.ts';
+import { renderThumbnail, THUMBNAIL_PATH_PREFIX } from './thumbnails.ts';
+
+// The Video Catalogue Lookup Service (../shared/spec/catalogue-api.md) over the embedded
+// store. A factory taking its dependencies, so tests can call `app.request()` in-process.
+
+export interface FaultSwitch {
+  settings: FaultSettings;
+}
+
+export interface CatalogueAppOptions {
+  store: CatalogueStore;
+  apiKey: string;
+  apiSecret: string;
+  /** Signs continuations; by default derived from the secret, so they survive restarts. */
+  continuationKey?: string;
+  /**
+   * Prefix of thumbnail URLs. Undefined: this service's own origin, as seen by the request.
+   * '' gives root-relative URLs, for when another origin serves the thumbnails (the explorer).
+   */
+  thumbnailBaseUrl?: string;
+  faults?: FaultSwitch;
+  /** Enables GET/PUT/DELETE /__faults; never on by default. */
+  faultControl?: boolean;
+  now?: () => number;
+}
+
+const ALLOW = 'GET, HEAD';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares credentials in constant time: both are always compared, whatever matches. */
+function credentialsMatch(given: string | undefined, expected: Buffer): boolean {
+  return timingSafeEqual(digest(given ?? ''), expected) && given !== undefined;
+}
+
+export function createCatalogueApp(options: CatalogueAppOptions): Hono {
+  const { store, faultControl = false, now = Date.now } = options;
+  const faults = options.faults ?? { settings: { ...NO_FAULTS } };
+  const expectedKey = digest(options.apiKey);
+  const expectedSecret = digest(options.apiSecret);
+  const codec = createContinuationCodec(
+    options.continuationKey ?? digest(`continuations:${options.apiSecret}`).toString('hex'),
+  );
+  const lookups = createLookups(store, codec);
+  const handlers: Record<EndpointName, (request: LookupRequest) => LookupResult<unknown>> = {
+    playlist: lookups.playlist,
+    'channel-videos': lookups.channelVideos,
+    'channel-playlists': lookups.channelPlaylists,
+  };
+
+  const app = new Hono();
+
+  if (faultControl) {
+    app.get('/__faults', (c) => c.json(faults.settings));
+    app.put('/__faults', async (c) => {
+      const parsed = faultSettingsSchema.partial().safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return problemResponse(c, 400, 'invalid_id', parsed.error.message);
+      faults.settings = { ...NO_FAULTS, ...parsed.data };
+      return c.json(faults.settings);
+    });
+    app.delete('/__faults', (c) => {
+      faults.settings = { ...NO_FAULTS };
+      return c.json(faults.settings);
+    });
+  }
+
+  // Only GET and HEAD exist (issue #2); Hono answers HEAD from the GET handlers.
+  app.use('*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      return problemResponse(c, 405, 'method_not_allowed', `${c.req.method} is not supported; use GET.`, {
+        Allow: ALLOW,
+      });
+    }
+    await next();
+  });
+
+  app.get(`${THUMBNAIL_PATH_PREFIX}/*`, (c) => {
+    const svg = renderThumbnail(c.req.path);
+    if (svg === null) return problemResponse(c, 404, 'not_found', 'No such thumbnail.');
+    return c.body(svg, 200, {
+      'Content-Type': 'image/svg+xml',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  for (const [name, endpoint] of Object.entries(endpoints) as Array<[EndpointName, (typeof endpoints)[EndpointName]]>) {
+    app.get(endpoint.path, async (c) => {
+      // upstream-notes.md: missing or wrong credentials are a 401.
+      const keyOk = credentialsMatch(c.req.header('API-Key'), expectedKey);
+      const secretOk = credentialsMatch(c.req.header('API-Secret'), expectedSecret);
+      if (!(keyOk && secretOk)) {
+        return problemResponse(c, 401, 'unauthorized', 'Missing or wrong API-Key / API-Secret headers.', {
+          'WWW-Authenticate': 'API-Key',
+        });
+      }
+
+      const ids = c.req.queries('id') ?? [];
+      const continuations = c.req.queries('continuation') ?? [];
+      const injected = await injectFault(c, name, continuations.length > 0, faults);
+      if (injected) return injected;
+
+      if (ids.length > 1 || continuations.length > 1) {
+        return problemResponse(c, 400, 'repeated_parameter', 'Give `id` and `continuation` at most once each.');
+      }
+      const [id] = ids;
+      if (id === undefined || id === '') return problemResponse(c, 400, 'missing_id', 'The `id` parameter is required.');
+      const [continuation] = continuations;
+
+      const result = handlers[name]({
+        id,
+        // An empty continuation is the same as none: some clients send `continuation=` on page 1.
+        continuation: continuation === '' ? undefined : continuation,
+        thumbnailBaseUrl: options.thumbnailBaseUrl ?? new URL(c.req.url).origin,
+        now: now(),
+      });
+      if (!result.ok) return problemResponse(c, result.status, result.code, result.detail);
+      return c.json(result.page, 200, { 'Cache-Control': 'no-store' });
+    });
+  }
+
+  app.notFound((c) => problemResponse(c, 404, 'not_found', `Nothing here: ${c.req.path}`));
+  app.onError((error, c) => {
+    console.error(error);
+    return problemResponse(c, 500, 'internal_error', 'The catalogue failed to answer this request.');
+  });
+
+  return app;
+}
+
+/** Applies the fault switches (issue #2): latency, then a deterministic or random failure. */
+async function injectFault(
+  c: Context,
+  endpoint: EndpointName,
+  withContinuation: boolean,
+  faults: FaultSwitch,
+): Promise<Response | null> {
+  const settings = faults.settings;
+  if (settings.latencyMs > 0) await sleep(settings.latencyMs);
+
+  let outcome: 500 | 503 | 429 | 'malformed' | null = null;
+  const next = settings.failNext;
+  if (
+    next &&
+    (next.endpoint === undefined || next.endpoint === endpoint) &&
+    (next.withContinuation === undefined || next.withContinuation === withContinuation)
+  ) {
+    outcome = next.status;
+    faults.settings = { ...settings, failNext: next.count > 1 ? { ...next, count: next.count - 1 } : null };
+  } else {
+    const roll = Math.random();
+    if (roll < settings.error500Rate) outcome = 500;
+    else if (roll < settings.error500Rate + settings.rate429Rate) outcome = 429;
+    else if (roll < settings.error500Rate + settings.rate429Rate + settings.malformedRate) outcome = 'malformed';
+  }
+
+  switch (outcome) {
+    case null:
+      return null;
+    case 'malformed':
+      // A body cut off mid-way, as a broken proxy or a crashed worker would send it.
+      return c.body('{"items":[{"id":"', 200, { 'Content-Type': 'application/json' });
+    case 429:
+      return problemResponse(c, 429, 'rate_limited', 'Injected fault: too many requests.', {
+        'Retry-After': String(settings.retryAfterSeconds),
+      });
+    default:
+      return problemResponse(c, outcome, 'injected_fault', `Injected fault: ${outcome}.`);
+  }
+}

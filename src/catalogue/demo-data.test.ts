@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN, VIDEO_ID_PATTERN } from '../shared/ids.ts';
+import { generateDemoCatalogue } from './demo-data.ts';
+import { BIG_CHANNEL_PLAYLISTS, BIG_CHANNEL_VIDEOS, FIXTURE_IDS } from './demo-fixtures.ts';
+import { agoText, lastUpdatedText, snippet, viewsText } from './display-text.ts';
+import { parseFaultSpec } from './fault-settings.ts';
+
+const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+describe('the demo catalogue', () => {
+  const catalogue = generateDemoCatalogue();
+
+  it('is the same on every run (seeded, no Math.random)', () => {
+    expect(fingerprint(generateDemoCatalogue())).toBe(fingerprint(catalogue));
+    expect(fingerprint(generateDemoCatalogue(7))).not.toBe(fingerprint(catalogue));
+  });
+
+  it('has a few hundred channels and playlists with real ID shapes', () => {
+    expect(catalogue.channels.length).toBeGreaterThan(300);
+    expect(catalogue.playlists.length).toBeGreaterThan(500);
+    expect(catalogue.channels.every((c) => CHANNEL_ID_PATTERN.test(c.id))).toBe(true);
+    expect(catalogue.playlists.every((p) => PLAYLIST_ID_PATTERN.test(p.id))).toBe(true);
+    expect(catalogue.videos.every((v) => VIDEO_ID_PATTERN.test(v.id))).toBe(true);
+    expect(new Set(catalogue.videos.map((v) => v.id)).size).toBe(catalogue.videos.length);
+  });
+
+  it('holds the fixtures', () => {
+    const ownedBy = (id: string) => catalogue.videos.filter((v) => v.channelId === id).length;
+    expect(ownedBy(FIXTURE_IDS.bigChannel)).toBe(BIG_CHANNEL_VIDEOS);
+    expect(catalogue.playlists.filter((p) => p.channelId === FIXTURE_IDS.bigChannel)).toHaveLength(BIG_CHANNEL_PLAYLISTS);
+    expect(catalogue.playlists.filter((p) => p.channelId === FIXTURE_IDS.smallChannel)).toHaveLength(0);
+  });
+
+  it('looks like a real catalogue: non-Latin scripts, emoji, seconds to hours, heavy-tailed views', () => {
+    const titles = catalogue.videos.map((v) => v.title).join('\n');
+    for (const script of [/\p{Script=Han}/u, /\p{Script=Hangul}/u, /\p{Script=Arabic}/u, /\p{Script=Cyrillic}/u, /\p{Extended_Pictographic}/u]) {
+      expect(titles).toMatch(script);
+    }
+    const durations = catalogue.videos.map((v) => v.duration);
+    expect(durations.some((d) => d !== null && d < 60)).toBe(true);
+    expect(durations.some((d) => d !== null && d > 3 * 3600)).toBe(true);
+    expect(durations.some((d) => d === null)).toBe(true);
+    const views = catalogue.videos.map((v) => v.viewCount).sort((a, b) => a - b);
+    const median = views[Math.floor(views.length / 2)] ?? 0;
+    expect(views.at(-1)).toBeGreaterThan(median * 1000);
+  });
+});
+
+describe('display strings', () => {
+  const now = Date.UTC(2026, 10, 1);
+  const ago = (seconds: number) => now / 1000 - seconds;
+
+  it('writes view counts as the platform does', () => {
+    expect([0, 1, 999, 1234, 1_250_000, 3_400_000_000].map(viewsText)).toEqual([
+      'No views', '1 view', '999 views', '1.2K views', '1.3M views', '3.4B views',
+    ]);
+  });
+
+  it('writes ages and updates', () => {
+    expect(agoText(ago(30), now)).toBe('just now');
+    expect(agoText(ago(3600), now)).toBe('1 hour ago');
+    expect(agoText(ago(3 * 365 * 86400 + 5), now)).toBe('3 years ago');
+    expect(lastUpdatedText(ago(3600), now)).toBe('Updated today');
+    expect(lastUpdatedText(ago(2 * 86400), now)).toBe('Updated 2 days ago');
+  });
+
+  it('cuts snippets at a word', () => {
+    expect(snippet('short')).toBe('short');
+    const cut = snippet('word '.repeat(60));
+    expect(cut.length).toBeLessThanOrEqual(121);
+    expect(cut.endsWith('word…')).toBe(true);
+  });
+});
+
+describe('fault specs', () => {
+  it('reads the environment form', () => {
+    expect(parseFaultSpec('latency=200, 500=0.1,429=0.05,malformed=0.02,retry-after=3')).toEqual({
+      latencyMs: 200, error500Rate: 0.1, rate429Rate: 0.05, malformedRate: 0.02, retryAfterSeconds: 3,
+    });
+    expect(parseFaultSpec('')).toEqual({});
+  });
+
+  it('refuses what it cannot read', () => {
+    expect(() => parseFaultSpec('latency')).toThrow(/cannot read/);
+    expect(() => parseFaultSpec('teapot=1')).toThrow(/cannot read/);
+    expect(() => parseFaultSpec('500=2')).toThrow();
+  });
+});

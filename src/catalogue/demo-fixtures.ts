@@ -1,0 +1,63 @@
+import type { DemoEntry } from '../shared/explorer-api.ts';
+
+// The demo catalogue's headline IDs (issue #2). Tests and the README name them, so they are
+// fixed strings rather than generated ones. Everything else in the catalogue is generated.
+
+export const FIXTURE_IDS = {
+  playlist5000: 'PLcatalogueDemoPlaylist5000items00',
+  playlist100: 'PLcatalogueDemoPlaylist0100items00',
+  playlist101: 'PLcatalogueDemoPlaylist0101items00',
+  playlistEmpty: 'PLcatalogueDemoPlaylist0000items00',
+  bigChannel: 'UCcatalogueDemoChannel01',
+  smallChannel: 'UCcatalogueDemoChannel02',
+} as const;
+
+export const FIXTURE_SIZES = {
+  [FIXTURE_IDS.playlist5000]: 5000,
+  [FIXTURE_IDS.playlist100]: 100,
+  [FIXTURE_IDS.playlist101]: 101,
+  [FIXTURE_IDS.playlistEmpty]: 0,
+} as const;
+
+export const BIG_CHANNEL_VIDEOS = 10_000;
+export const BIG_CHANNEL_PLAYLISTS = 250;
+export const SMALL_CHANNEL_VIDEOS = 45;
+
+export const DEMO_ENTRIES: DemoEntry[] = [
+  {
+    kind: 'playlist',
+    id: FIXTURE_IDS.playlist5000,
+    title: 'Every talk, 2010–2026',
+    description: 'A playlist of 5,000 videos: the platform’s maximum.',
+  },
+  {
+    kind: 'playlist',
+    id: FIXTURE_IDS.playlist101,
+    title: 'Field recordings',
+    description: '101 videos: one item over a page boundary.',
+  },
+  {
+    kind: 'playlist',
+    id: FIXTURE_IDS.playlist100,
+    title: 'One hundred short films',
+    description: 'Exactly 100 videos: a single full page.',
+  },
+  {
+    kind: 'playlist',
+    id: FIXTURE_IDS.playlistEmpty,
+    title: 'Watch later (empty)',
+    description: 'An empty playlist.',
+  },
+  {
+    kind: 'channel',
+    id: FIXTURE_IDS.bigChannel,
+    title: 'Catalogue Demo Studios',
+    description: 'A channel with 10,000 videos and 250 playlists.',
+  },
+  {
+    kind: 'channel',
+    id: FIXTURE_IDS.smallChannel,
+    title: 'Tiny Workshop',
+    description: 'A channel with 45 videos and no playlists.',
+  },
+];

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { endpointNames, type EndpointName } from '../shared/endpoints.ts';
+
+// Fault switches for tests and demos (issue #2), off by default. Set at start-up from
+// CATALOGUE_FAULTS ("latency=200,500=0.1,429=0.05,malformed=0.02,retry-after=3"), or at run
+// time through PUT /__faults when fault control is enabled. `failNext` is the deterministic
+// one that browser tests use: the next `count` matching lookups fail.
+
+const rate = z.number().min(0).max(1);
+
+export const failNextSchema = z.object({
+  count: z.number().int().min(1).max(1000),
+  status: z.union([z.literal(500), z.literal(503), z.literal(429), z.literal('malformed')]),
+  endpoint: z.enum(endpointNames as [EndpointName, ...EndpointName[]]).optional(),
+  withContinuation: z.boolean().optional(),
+});
+
+export const faultSettingsSchema = z.object({
+  latencyMs: z.number().int().min(0).max(60_000),
+  error500Rate: rate,
+  rate429Rate: rate,
+  malformedRate: rate,
+  retryAfterSeconds: z.number().int().min(0).max(3600),
+  failNext: failNextSchema.nullable(),
+});
+
+export type FaultSettings = z.infer<typeof faultSettingsSchema>;
+export type FailNext = z.infer<typeof failNextSchema>;
+
+export const NO_FAULTS: FaultSettings = {
+  latencyMs: 0,
+  error500Rate: 0,
+  rate429Rate: 0,
+  malformedRate: 0,
+  retryAfterSeconds: 2,
+  failNext: null,
+};
+
+const SPEC_KEYS: Record<string, keyof Omit<FaultSettings, 'failNext'>> = {
+  latency: 'latencyMs',
+  '500': 'error500Rate',
+  '429': 'rate429Rate',
+  malformed: 'malformedRate',
+  'retry-after': 'retryAfterSeconds',
+};
+
+/** Parses "latency=200,500=0.1,429=0.05,malformed=0.02"; throws with a readable message. */
+export function parseFaultSpec(spec: string): Partial<FaultSettings> {
+  const settings: Record<string, number> = {};
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [name, value] = part.split('=');
+    const key = name === undefined ? undefined : SPEC_KEYS[name];
+    const number = Number(value);
+    if (!key || value === undefined || value === '' || !Number.isFinite(number)) {
+      throw new Error(`CATALOGUE_FAULTS: cannot read "${part}" (known: ${Object.keys(SPEC_KEYS).join(', ')})`);
+    }
+    settings[key] = number;
+  }
+  return faultSettingsSchema.partial().parse(settings);
+}
