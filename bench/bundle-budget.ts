@@ -1,0 +1,14 @@
+import { INITIAL_JS_BUDGET_GZIP, measureInitialBundle } from './bundle-size.ts';
+
+// Run by `npm test` after the build: a bundle that outgrows its budget fails CI (issue #5).
+const { js, css, files } = measureInitialBundle();
+const line = `initial JS ${(js.gzip / 1024).toFixed(1)} KB gzip (budget ${INITIAL_JS_BUDGET_GZIP / 1024} KB), CSS ${(css.gzip / 1024).toFixed(1)} KB gzip, ${files.length} files`;
+if (files.length === 0 || js.gzip === 0) {
+  console.error('bundle budget: dist/index.html names no /assets/ scripts; build first.');
+  process.exit(1);
+}
+if (js.gzip > INITIAL_JS_BUDGET_GZIP) {
+  console.error(`bundle budget exceeded: ${line}`);
+  process.exit(1);
+}
+console.log(`bundle budget ok: ${line}`);

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { BenchRow } from './table.ts';
+
+// #8: what a first visit downloads before the app can run: the scripts and styles that
+// dist/index.html names (entry, modulepreloads, stylesheets), gzip and brotli.
+
+export const INITIAL_JS_BUDGET_GZIP = 120 * 1024;
+
+export interface BundleSize {
+  files: string[];
+  js: { raw: number; gzip: number; brotli: number };
+  css: { raw: number; gzip: number; brotli: number };
+}
+
+export function measureInitialBundle(distDir = 'dist'): BundleSize {
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8');
+  const files = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!))];
+  const size = { js: { raw: 0, gzip: 0, brotli: 0 }, css: { raw: 0, gzip: 0, brotli: 0 } };
+  for (const file of files) {
+    const bytes = readFileSync(join(distDir, file));
+    const bucket = file.endsWith('.js') ? size.js : size.css;
+    bucket.raw += bytes.length;
+    bucket.gzip += gzipSync(bytes, { level: 9 }).length;
+    bucket.brotli += brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  }
+  return { files, ...size };
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export function bundleRows(distDir = 'dist'): BenchRow[] {
+  const { js, css, files } = measureInitialBundle(distDir);
+  return [
+    {
+      bench: '8',
+      measure: `initial JS (${files.filter((f) => f.endsWith('.js')).length} files), gzip / brotli`,
+      figure: `${kb(js.gzip)} / ${kb(js.brotli)} (raw ${kb(js.raw)})`,
+      reference: 'budget 120 KB gzip',
+      ratio: `${(js.gzip / INITIAL_JS_BUDGET_GZIP).toFixed(2)}× budget`,
+      target: '≤ 120 KB gzip',
+      met: js.gzip <= INITIAL_JS_BUDGET_GZIP,
+    },
+    {
+      bench: '8',
+      measure: 'initial CSS, gzip / brotli',
+      figure: `${kb(css.gzip)} / ${kb(css.brotli)} (raw ${kb(css.raw)})`,
+      reference: '–',
+      ratio: '–',
+      target: '–',
+      met: null,
+    },
+  ];
+}

@@ -1,0 +1,44 @@
+import { freePort, SERVER_CORE, startChild, type Child } from './processes.ts';
+
+// The explorer server as users run it (`node src/server/index.ts`, after `npm run build`),
+// pinned to the server core. Quota and per-client limits are lifted: a benchmark is one
+// client sending far more than a person would, and it measures speed, not the guard.
+
+export interface Upstream {
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface Explorer {
+  url: string;
+  child: Child;
+  stop: () => Promise<void>;
+}
+
+export async function startExplorer(upstream?: Upstream, env: Record<string, string> = {}): Promise<Explorer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = await startChild(
+    SERVER_CORE,
+    process.execPath,
+    ['src/server/index.ts'],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      CATALOGUE_QUOTA_PER_HOUR: '100000000',
+      CLIENT_RATE_LIMIT_BURST: '100000000',
+      CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
+      ...(upstream
+        ? {
+            CATALOGUE_BASE_URL: upstream.url,
+            CATALOGUE_API_KEY: upstream.headers['API-Key']!,
+            CATALOGUE_API_SECRET: upstream.headers['API-Secret']!,
+          }
+        : { CATALOGUE_BASE_URL: '' }),
+      ...env,
+    },
+    `${url}/healthz`,
+  );
+  return { url, child, stop: child.stop };
+}
