@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { problem } from '../../shared/problem.ts';
+import { describeProblem, formatWait } from '../lib/problem-text.ts';
+import { ApiError, parseRetryAfter } from './api-error.ts';
+
+const http = (status: number, code: Parameters<typeof problem>[1], retryAfter?: number) =>
+  new ApiError('http', 'x', {
+    status,
+    problem: problem(status, code, 'detail', retryAfter === undefined ? {} : { retryAfter }),
+    retryAfter: retryAfter ?? null,
+  });
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('12')).toBe(12);
+    expect(parseRetryAfter(null)).toBeNull();
+    expect(parseRetryAfter('soon')).toBeNull();
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
+  });
+});
+
+describe('describeProblem', () => {
+  it('says not found without offering a retry', () => {
+    const text = describeProblem(http(404, 'playlist_not_found'), 'playlist', 'PLx');
+    expect(text).toMatchObject({ title: 'Playlist not found', canRetry: false, notFound: true });
+    expect(http(404, 'playlist_not_found').isClientError).toBe(true);
+  });
+
+  it('gives the wait time when rate limited', () => {
+    const text = describeProblem(http(429, 'upstream_rate_limited', 30), 'channel', 'UCx');
+    expect(text).toMatchObject({ title: 'Too many requests', canRetry: true, retryAfter: 30 });
+    expect(text.detail).toContain('30 seconds');
+    expect(describeProblem(http(429, 'quota_exhausted', 600), 'playlist', 'PLx').detail).toContain('10 minutes');
+  });
+
+  it('offers a retry for server trouble and network failures', () => {
+    expect(describeProblem(http(503, 'upstream_unavailable'), 'playlist', 'PLx')).toMatchObject({ canRetry: true });
+    expect(describeProblem(http(502, 'upstream_error'), 'playlist', 'PLx')).toMatchObject({ canRetry: true });
+    expect(describeProblem(new ApiError('network', 'x'), 'playlist', 'PLx')).toMatchObject({ title: 'No connection', canRetry: true });
+    expect(describeProblem(new ApiError('malformed', 'x'), 'playlist', 'PLx')).toMatchObject({ canRetry: true });
+    expect(http(503, 'upstream_unavailable').isClientError).toBe(false);
+  });
+
+  it('refuses to retry bad IDs', () => {
+    expect(describeProblem(http(400, 'invalid_id'), 'channel', 'nope')).toMatchObject({ title: 'Not a channel ID', canRetry: false });
+  });
+
+  it('writes waits in sensible units', () => {
+    expect(formatWait(1)).toBe('1 second');
+    expect(formatWait(90)).toBe('2 minutes');
+    expect(formatWait(7200)).toBe('2 hours');
+  });
+});

@@ -1,0 +1,53 @@
+import type { Problem } from '../../shared/problem.ts';
+
+// Every way a request can fail, as one error type the views can explain (issue #4).
+
+export type ApiErrorKind =
+  /** The server answered with an error status (with a problem document when it sent one). */
+  | 'http'
+  /** No answer: offline, connection refused, DNS. */
+  | 'network'
+  /** An answer that does not match the contract (cut-off JSON, wrong shape). */
+  | 'malformed';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly status: number | null;
+  readonly problem: Problem | null;
+  /** Seconds the server asked us to wait (problem `retryAfter` or the Retry-After header). */
+  readonly retryAfter: number | null;
+
+  constructor(
+    kind: ApiErrorKind,
+    message: string,
+    details: { status?: number; problem?: Problem | null; retryAfter?: number | null; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    this.status = details.status ?? null;
+    this.problem = details.problem ?? null;
+    this.retryAfter = details.retryAfter ?? null;
+  }
+
+  get code(): string | null {
+    return this.problem?.code ?? null;
+  }
+
+  /**
+   * 4xx answers are the caller's or the data's: asking again gives the same answer, so they are
+   * not retried automatically. 429 is left to the user too, with the wait time shown.
+   */
+  get isClientError(): boolean {
+    return this.kind === 'http' && this.status !== null && this.status >= 400 && this.status < 500;
+  }
+}
+
+/** Retry-After as seconds: either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | null {
+  if (header === null || header.trim() === '') return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}

@@ -1,0 +1,19 @@
+// Continuations chain pages (spec §2.6, §4.1 rule 3). A continuation the list has already
+// sent would loop forever, so the list stops there instead (issue #4).
+
+/** The next page parameter, or undefined when there is none or it repeats an earlier one. */
+export function nextContinuation(
+  continuation: string | null,
+  pageParams: readonly (string | null)[],
+): string | undefined {
+  if (continuation === null) return undefined;
+  return pageParams.includes(continuation) ? undefined : continuation;
+}
+
+/** True when the last page points back at a page the list already holds. */
+export function continuationRepeats(
+  continuation: string | null | undefined,
+  pageParams: readonly unknown[],
+): boolean {
+  return continuation != null && pageParams.includes(continuation);
+}

@@ -1,0 +1,27 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError } from './api-error.ts';
+
+// Cache policy (issue #4): going back to a view shows it at once from the cache, so pages stay
+// fresh for 10 minutes and are kept for 30. A stale infinite list refetches every page in
+// sequence, so focus and reconnect do not trigger refetches (the upstream quota is per hour).
+
+export const STALE_TIME_MS = 10 * 60_000;
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: STALE_TIME_MS,
+        gcTime: 30 * 60_000,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+        retry: (failureCount, error) => {
+          // 4xx (not found, bad ID, rate limited) gives the same answer again.
+          if (error instanceof ApiError && error.isClientError) return false;
+          return failureCount < 2;
+        },
+        retryDelay: (attempt) => Math.min(500 * 2 ** attempt, 4000),
+      },
+    },
+  });
+}

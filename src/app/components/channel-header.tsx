@@ -1,0 +1,49 @@
+import { Link } from 'react-router';
+import type { ChannelTab } from '../lib/view-target.ts';
+import { platformChannelUrl } from '../lib/platform-links.ts';
+import { NewTabNote } from './external-mark.tsx';
+
+const TABS: Array<{ tab: ChannelTab; label: string; suffix: string }> = [
+  { tab: 'videos', label: 'Videos', suffix: '' },
+  { tab: 'playlists', label: 'Playlists', suffix: '/playlists' },
+];
+
+/** No endpoint describes a channel: the title is one the app has seen, else the ID. */
+export function ChannelHeader({ id, title, tab }: { id: string; title: string | undefined; tab: ChannelTab }) {
+  return (
+    <header className="pt-5">
+      <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">{title ?? id}</h1>
+      <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+        {title && <span className="mr-2 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{id}</span>}
+        <a
+          href={platformChannelUrl(id)}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+        >
+          Open on YouTube
+          <NewTabNote />
+        </a>
+      </p>
+      <nav aria-label="Channel sections" className="mt-4 border-b border-zinc-200 dark:border-zinc-800">
+        <ul className="flex gap-1">
+          {TABS.map(({ tab: t, label, suffix }) => (
+            <li key={t}>
+              <Link
+                to={`/channel/${encodeURIComponent(id)}${suffix}`}
+                aria-current={t === tab ? 'page' : undefined}
+                className={`-mb-px inline-block border-b-2 px-4 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600 ${
+                  t === tab
+                    ? 'border-blue-700 text-blue-800 dark:border-blue-400 dark:text-blue-300'
+                    : 'border-transparent text-zinc-700 hover:border-zinc-400 dark:text-zinc-300'
+                }`}
+              >
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,143 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { ProblemText } from '../lib/problem-text.ts';
+
+// The explicit states of a list (house style): pending (skeletons), failed first page (a full
+// view message), empty, loading more, failed later page (an inline row), stopped, and the end.
+
+export function SkeletonRows({ count = 8, rowHeight, label }: { count?: number; rowHeight: number; label: string }) {
+  return (
+    <div>
+      <p role="status" className="sr-only">
+        {label}
+      </p>
+      <div aria-hidden="true">
+        {Array.from({ length: count }, (_, i) => (
+          <div key={i} className="flex items-center gap-3 px-2" style={{ height: rowHeight }}>
+            <div className="aspect-video w-28 shrink-0 animate-pulse rounded-lg bg-zinc-200 sm:w-40 dark:bg-zinc-800" />
+            <div className="flex-1 space-y-2">
+              <div className="h-4 w-3/4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
+              <div className="h-3 w-1/3 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Seconds left until `retryAfter` has passed since the error appeared. */
+function useCountdown(seconds: number | null, since: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  const left = seconds === null ? 0 : Math.max(0, Math.ceil(since / 1000 + seconds - now / 1000));
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = window.setTimeout(() => setNow(Date.now()), 1000);
+    return () => window.clearTimeout(timer);
+  }, [left, now]);
+  return left;
+}
+
+function RetryButton({ onRetry, label = 'Retry' }: { onRetry: () => void; label?: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onRetry}
+      className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-500 dark:text-zinc-950 dark:hover:bg-blue-400"
+    >
+      {label}
+    </button>
+  );
+}
+
+function WaitNote({ retryAfter, since }: { retryAfter: number | null; since: number }) {
+  const left = useCountdown(retryAfter, since);
+  if (retryAfter === null || left <= 0) return null;
+  return <p className="text-sm text-zinc-600 dark:text-zinc-400">{`You can retry in ${left} s.`}</p>;
+}
+
+interface ProblemViewProps {
+  problem: ProblemText;
+  /** When the error appeared (ms), for the Retry-After countdown. */
+  since: number;
+  onRetry?: () => void;
+  /** Offered when retrying cannot help but starting over can (e.g. an expired continuation). */
+  onReload?: () => void;
+}
+
+/** A failed first page: the whole view says what happened. */
+export function ProblemView({ problem, since, onRetry, onReload }: ProblemViewProps) {
+  return (
+    <section role="alert" className="mx-auto my-10 max-w-xl rounded-xl border border-zinc-300 p-6 text-center dark:border-zinc-700">
+      <h2 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">{problem.title}</h2>
+      <p className="mt-2 text-zinc-700 break-words dark:text-zinc-300">{problem.detail}</p>
+      <div className="mt-4 flex flex-col items-center gap-3">
+        <WaitNote retryAfter={problem.retryAfter} since={since} />
+        <div className="flex flex-wrap justify-center gap-3">
+          {problem.canRetry && onRetry && <RetryButton onRetry={onRetry} />}
+          {!problem.canRetry && onReload && <RetryButton onRetry={onReload} label="Reload the list" />}
+          <Link
+            to="/"
+            className="rounded-md px-4 py-2 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+          >
+            Go to the home page
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <p className="my-10 rounded-xl border border-dashed border-zinc-300 p-8 text-center text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+      {children}
+    </p>
+  );
+}
+
+export type FooterState =
+  | { kind: 'more' }
+  | { kind: 'loading' }
+  | { kind: 'error'; problem: ProblemText; since: number; onRetry: () => void; onReload: () => void }
+  | { kind: 'stopped'; text: string }
+  | { kind: 'end'; text: string };
+
+/** The row after the last item: loading more, a failed page with Retry, or the end line. */
+export function ListFooter({ state }: { state: FooterState }) {
+  switch (state.kind) {
+    case 'more':
+    case 'loading':
+      return (
+        <div className="flex h-16 items-center justify-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+          <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />
+          <span role="status">Loading more…</span>
+        </div>
+      );
+    case 'error':
+      return (
+        <div role="alert" className="my-3 flex flex-col items-center gap-2 rounded-xl border border-red-300 p-4 text-center dark:border-red-800">
+          <p className="font-semibold text-zinc-900 dark:text-zinc-50">{`Could not load more: ${state.problem.title.toLowerCase()}`}</p>
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">{state.problem.detail}</p>
+          <WaitNote retryAfter={state.problem.retryAfter} since={state.since} />
+          {state.problem.canRetry ? (
+            <RetryButton onRetry={state.onRetry} />
+          ) : (
+            <RetryButton onRetry={state.onReload} label="Reload the list" />
+          )}
+        </div>
+      );
+    case 'stopped':
+      return (
+        <p role="status" className="my-3 rounded-xl border border-amber-400 p-4 text-center text-sm text-zinc-800 dark:border-amber-700 dark:text-zinc-200">
+          {state.text}
+        </p>
+      );
+    case 'end':
+      return (
+        <p className="flex h-16 items-center justify-center gap-3 text-sm text-zinc-600 before:h-px before:flex-1 before:bg-zinc-300 after:h-px after:flex-1 after:bg-zinc-300 dark:text-zinc-400 dark:before:bg-zinc-700 dark:after:bg-zinc-700">
+          {state.text}
+        </p>
+      );
+  }
+}

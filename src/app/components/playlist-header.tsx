@@ -1,0 +1,71 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import type { PlaylistInfo } from '../../shared/catalogue-schema.ts';
+import { plural } from '../lib/format.ts';
+import { platformPlaylistUrl, safeExternalUrl } from '../lib/platform-links.ts';
+import { NewTabNote } from './external-mark.tsx';
+import { ThumbnailImage } from './thumbnail-image.tsx';
+
+/** Long descriptions start folded to three lines. */
+const FOLD_AFTER_CHARS = 180;
+
+export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
+  const [expanded, setExpanded] = useState(false);
+  const descriptionId = useId();
+  const foldable = info.description.length > FOLD_AFTER_CHARS || info.description.split('\n').length > 3;
+  return (
+    <header className="flex flex-col gap-4 py-5 sm:flex-row sm:gap-6">
+      <ThumbnailImage
+        thumbnails={info.thumbnails}
+        cssWidth={320}
+        alt={`Thumbnail of the playlist “${info.title}”`}
+        className="w-full max-w-80 self-start sm:w-72"
+        eager
+      />
+      <div className="min-w-0 flex-1">
+        <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">{info.title}</h1>
+        <p className="mt-1">
+          <Link
+            to={`/channel/${encodeURIComponent(info.channelId)}`}
+            className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+          >
+            {info.channelTitle}
+          </Link>
+        </p>
+        <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+          {plural(info.totalItems, 'video', 'videos')} · {plural(info.views, 'view', 'views')}
+          {info.lastUpdated ? ` · ${info.lastUpdated}` : ''}
+        </p>
+        {info.description && (
+          <div className="mt-3 max-w-prose text-sm text-zinc-800 dark:text-zinc-200">
+            <p id={descriptionId} className={`break-words whitespace-pre-line ${foldable && !expanded ? 'line-clamp-3' : ''}`}>
+              {info.description}
+            </p>
+            {foldable && (
+              <button
+                type="button"
+                aria-expanded={expanded}
+                aria-controls={descriptionId}
+                onClick={() => setExpanded((e) => !e)}
+                className="mt-1 rounded text-sm font-semibold text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+              >
+                {expanded ? 'Show less' : 'Show more'}
+              </button>
+            )}
+          </div>
+        )}
+        <p className="mt-3 text-sm">
+          <a
+            href={safeExternalUrl(info.url, platformPlaylistUrl(info.id))}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+          >
+            Open on YouTube
+            <NewTabNote />
+          </a>
+        </p>
+      </div>
+    </header>
+  );
+}

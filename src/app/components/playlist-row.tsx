@@ -1,0 +1,66 @@
+import { Link } from 'react-router';
+import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
+import { formatCount } from '../lib/format.ts';
+import { watchUrl } from '../lib/platform-links.ts';
+import { DurationBadge } from './duration-badge.tsx';
+import { NewTabNote } from './external-mark.tsx';
+import { ThumbnailImage } from './thumbnail-image.tsx';
+
+/** Fixed heights keep the virtual list exact: [phone, from the sm breakpoint]. */
+export const PLAYLIST_ROW_HEIGHT = { narrow: 88, wide: 112 } as const;
+const THUMB_WIDTH = { narrow: 112, wide: 160 } as const;
+
+interface PlaylistRowProps {
+  item: PlaylistItem;
+  playlistId: string;
+  wide: boolean;
+  /** The item a deep link (`?index=N`) pointed at. */
+  isTarget: boolean;
+}
+
+export function PlaylistRow({ item, playlistId, wide, isTarget }: PlaylistRowProps) {
+  const size = wide ? 'wide' : 'narrow';
+  return (
+    <div
+      className={`relative flex h-full items-center gap-2 rounded-lg px-1 sm:gap-3 sm:px-2 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-blue-600 ${
+        isTarget
+          ? 'bg-amber-100 ring-2 ring-amber-500 dark:bg-amber-950'
+          : 'hover:bg-zinc-100 dark:hover:bg-zinc-900'
+      }`}
+      aria-current={isTarget ? 'true' : undefined}
+    >
+      <span className="w-9 shrink-0 text-right text-xs tabular-nums text-zinc-600 sm:w-12 sm:text-sm dark:text-zinc-400">
+        {formatCount(item.index)}
+      </span>
+      <ThumbnailImage
+        thumbnails={item.thumbnails}
+        cssWidth={THUMB_WIDTH[size]}
+        alt=""
+        className="w-28 sm:w-40"
+      >
+        <DurationBadge seconds={item.duration} />
+      </ThumbnailImage>
+      <div className="min-w-0 flex-1">
+        <a
+          href={watchUrl(item.id, playlistId, item.index)}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="line-clamp-2 text-sm font-medium text-zinc-900 outline-none after:absolute after:inset-0 after:content-[''] sm:text-base dark:text-zinc-50"
+        >
+          {item.title}
+          <NewTabNote />
+        </a>
+        <Link
+          to={`/channel/${encodeURIComponent(item.channelId)}`}
+          className="relative z-10 block truncate text-xs text-zinc-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 sm:text-sm dark:text-zinc-300"
+        >
+          {item.channelTitle}
+        </Link>
+        <p className="truncate text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">
+          {item.viewsText}
+          {item.publishedText ? ` · ${item.publishedText}` : ''}
+        </p>
+      </div>
+    </div>
+  );
+}

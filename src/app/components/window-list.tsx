@@ -1,0 +1,156 @@
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import {
+  useEffect,
+  useEffectEvent,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type Ref,
+} from 'react';
+
+// A window-scrolled virtual list (issue #4): however many items are loaded, the DOM holds only
+// the rows on screen plus a few either side. Rows have a fixed height, so positions are exact
+// and a restored or deep-linked position lands on the right row at once.
+
+export interface WindowListHandle {
+  /** Scrolls the window so that row `index` (0-based position) is at the top. */
+  scrollToIndex(index: number): void;
+  /** The position of the row at the top of the window. */
+  topIndex(): number;
+}
+
+interface WindowListProps {
+  label: string;
+  count: number;
+  rowHeight: number;
+  /** The list's full length when known (aria-setsize), else the loaded count. */
+  setSize?: number;
+  renderRow: (index: number) => ReactNode;
+  /** Window scroll position to restore when the list first appears (back/forward). */
+  restoreY?: number;
+  /** Called when the rows on screen come within about a screen of the end of what is loaded. */
+  onNearEnd?: () => void;
+  /** Called, after scrolling settles, with the position of the row at the top of the window. */
+  onTopIndexChange?: (index: number) => void;
+  handleRef?: Ref<WindowListHandle>;
+}
+
+const OVERSCAN = 5;
+const SETTLE_MS = 200;
+
+function documentTop(element: HTMLElement): number {
+  return Math.round(element.getBoundingClientRect().top + window.scrollY);
+}
+
+export function WindowList({
+  label,
+  count,
+  rowHeight,
+  setSize,
+  renderRow,
+  restoreY,
+  onNearEnd,
+  onTopIndexChange,
+  handleRef,
+}: WindowListProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+
+  // The list's distance from the top of the document: the header above it may change height
+  // (a description expands, the window narrows), so it is measured again on every resize.
+  useLayoutEffect(() => {
+    const element = listRef.current;
+    if (!element) return;
+    const measure = () => setScrollMargin(documentTop(element));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+
+  const virtualizer = useWindowVirtualizer({
+    count,
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN,
+    scrollMargin,
+    initialOffset: () => restoreY ?? window.scrollY,
+    getItemKey: (index) => index, // by position: a video listed twice is shown twice
+    useFlushSync: false,
+  });
+
+  useEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, rowHeight]);
+
+  // Back/forward: the rows are already in the cache, so the window goes straight back.
+  useLayoutEffect(() => {
+    if (restoreY !== undefined) window.scrollTo(0, restoreY);
+    // Only when the list first appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      scrollToIndex(index) {
+        const element = listRef.current;
+        if (!element) return;
+        window.scrollTo(0, documentTop(element) + index * rowHeight);
+      },
+      topIndex() {
+        const element = listRef.current;
+        if (!element || count === 0) return 0;
+        const offset = window.scrollY - documentTop(element);
+        return Math.min(count - 1, Math.max(0, Math.floor((offset + rowHeight / 2) / rowHeight)));
+      },
+    }),
+    [count, rowHeight],
+  );
+
+  const items = virtualizer.getVirtualItems();
+  const lastShown = items.length > 0 ? items[items.length - 1]!.index : -1;
+
+  const nearEnd = useEffectEvent(() => onNearEnd?.());
+  useEffect(() => {
+    const rowsPerScreen = Math.ceil(window.innerHeight / rowHeight);
+    if (count > 0 && lastShown >= count - 1 - rowsPerScreen) nearEnd();
+  }, [lastShown, count, rowHeight]);
+
+  const topChanged = useEffectEvent(() => {
+    const element = listRef.current;
+    if (!element || count === 0 || !onTopIndexChange) return;
+    const offset = window.scrollY - documentTop(element);
+    onTopIndexChange(Math.min(count - 1, Math.max(0, Math.floor((offset + rowHeight / 2) / rowHeight))));
+  });
+  useEffect(() => {
+    let timer = 0;
+    const onScroll = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(topChanged, SETTLE_MS);
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('scroll', onScroll);
+    };
+  }, []);
+
+  const margin = virtualizer.options.scrollMargin;
+  return (
+    <ul ref={listRef} aria-label={label} className="relative" style={{ height: virtualizer.getTotalSize() }}>
+      {items.map((row) => (
+        <li
+          key={row.key}
+          aria-setsize={setSize ?? count}
+          aria-posinset={row.index + 1}
+          className="absolute top-0 left-0 w-full"
+          style={{ height: row.size, transform: `translateY(${row.start - margin}px)` }}
+        >
+          {renderRow(row.index)}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,50 @@
+// Display formatting (issue #4). Human-readable strings from the catalogue (viewsText,
+// publishedText, lastUpdated) are shown as given; only numbers and durations are formatted here.
+
+/** H:MM:SS, or M:SS under an hour; null (a live stream) gives null. */
+export function formatDuration(seconds: number | null): string | null {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return null;
+  const total = Math.floor(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** A spoken form of a duration for screen readers: "1 hour 2 minutes 3 seconds". */
+export function describeDuration(seconds: number | null): string {
+  if (seconds === null) return 'live';
+  const total = Math.max(0, Math.floor(seconds));
+  const parts: string[] = [];
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h) parts.push(`${h} hour${h === 1 ? '' : 's'}`);
+  if (m) parts.push(`${m} minute${m === 1 ? '' : 's'}`);
+  if (s || parts.length === 0) parts.push(`${s} second${s === 1 ? '' : 's'}`);
+  return parts.join(' ');
+}
+
+const compactFormats = new Map<string, Intl.NumberFormat>();
+
+/** "1.2M", "12K", "950": compact and locale-aware. */
+export function formatCompact(value: number, locale?: string): string {
+  const key = locale ?? '';
+  let format = compactFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+    compactFormats.set(key, format);
+  }
+  return format.format(value);
+}
+
+/** "5,000" in the user's locale. */
+export function formatCount(value: number, locale?: string): string {
+  return new Intl.NumberFormat(locale).format(value);
+}
+
+/** "1 video", "5,000 videos". */
+export function plural(count: number, one: string, many: string, locale?: string): string {
+  return `${formatCount(count, locale)} ${count === 1 ? one : many}`;
+}

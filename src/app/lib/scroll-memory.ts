@@ -1,0 +1,74 @@
+// Window scroll positions per history entry (issue #4: back and forward return to the same
+// position at once). Keyed by the router's history key, which `history.state.key` holds; kept
+// in sessionStorage too, so a reload of the tab can come back to where it was.
+
+const STORAGE_KEY = 'catalogue-explorer:scroll';
+const MAX_ENTRIES = 100;
+let positions: Map<string, number> | null = null;
+
+function load(): Map<string, number> {
+  if (positions) return positions;
+  positions = new Map();
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    if (parsed && typeof parsed === 'object') {
+      for (const [key, value] of Object.entries(parsed)) {
+        if (typeof value === 'number' && Number.isFinite(value)) positions.set(key, value);
+      }
+    }
+  } catch {
+    // sessionStorage unavailable: memory only.
+  }
+  return positions;
+}
+
+/** The key of the current history entry, as React Router stores it. */
+export function currentHistoryKey(): string {
+  const state: unknown = window.history.state;
+  if (state && typeof state === 'object' && 'key' in state && typeof state.key === 'string') return state.key;
+  return 'default';
+}
+
+export function rememberScroll(key: string, y: number): void {
+  const map = load();
+  map.delete(key);
+  map.set(key, Math.max(0, Math.round(y)));
+  if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value!);
+}
+
+export function recalledScroll(key: string): number | undefined {
+  return load().get(key);
+}
+
+export function persistScrollMemory(): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(load())));
+  } catch {
+    // Full or unavailable: positions survive in memory for this page.
+  }
+}
+
+/** Saves the window position under the current entry while the user scrolls. */
+export function trackWindowScroll(): () => void {
+  let frame = 0;
+  const onScroll = () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      rememberScroll(currentHistoryKey(), window.scrollY);
+    });
+  };
+  const onHide = () => {
+    rememberScroll(currentHistoryKey(), window.scrollY);
+    persistScrollMemory();
+  };
+  window.history.scrollRestoration = 'manual';
+  window.addEventListener('scroll', onScroll, { passive: true });
+  window.addEventListener('pagehide', onHide);
+  return () => {
+    cancelAnimationFrame(frame);
+    window.removeEventListener('scroll', onScroll);
+    window.removeEventListener('pagehide', onHide);
+  };
+}

@@ -1,0 +1,143 @@
+import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN, VIDEO_ID_PATTERN } from '../../shared/ids.ts';
+
+// Reading what a user pastes into the home page's box, and the platform's own URL forms when
+// the host is swapped for ours (issue #4): `/playlist?list=ID`, `/watch?v=VIDEO&list=ID&index=N`.
+
+export type ChannelTab = 'videos' | 'playlists';
+
+export type ViewTarget =
+  | { kind: 'playlist'; id: string; index?: number; videoId?: string }
+  | { kind: 'channel'; id: string; tab: ChannelTab };
+
+export type ReadResult = { ok: true; target: ViewTarget } | { ok: false; message: string };
+
+const PLATFORM_HOSTS = new Set([
+  'youtube.com',
+  'www.youtube.com',
+  'm.youtube.com',
+  'music.youtube.com',
+  'youtube-nocookie.com',
+  'www.youtube-nocookie.com',
+]);
+const SHORT_HOSTS = new Set(['youtu.be', 'www.youtu.be']);
+
+const fail = (message: string): ReadResult => ({ ok: false, message });
+const ok = (target: ViewTarget): ReadResult => ({ ok: true, target });
+
+/** A 1-based position from `index=`; anything else is ignored rather than refused. */
+export function readIndex(value: string | null): number | undefined {
+  if (value === null || !/^\d{1,6}$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= 1 ? n : undefined;
+}
+
+function playlistFromQuery(query: URLSearchParams, videoId?: string | null): ReadResult {
+  const list = query.get('list');
+  if (list === null || list === '') {
+    return videoId
+      ? fail('That link is a single video, not a playlist. Paste a playlist or channel link instead.')
+      : fail('That link has no playlist in it (no list=… part).');
+  }
+  if (list === 'WL' || list === 'LL' || list === 'LM') {
+    return fail('Watch later and Liked videos are private lists; only public playlists can be opened.');
+  }
+  if (!PLAYLIST_ID_PATTERN.test(list)) return fail(`“${list}” is not a playlist ID.`);
+  const index = readIndex(query.get('index'));
+  const video = videoId && VIDEO_ID_PATTERN.test(videoId) ? videoId : undefined;
+  return ok({
+    kind: 'playlist',
+    id: list,
+    ...(index === undefined ? {} : { index }),
+    ...(video === undefined ? {} : { videoId: video }),
+  });
+}
+
+/**
+ * Reads a path and query string in the platform's forms or the explorer's own:
+ * `/playlist?list=`, `/watch?v=&list=&index=`, `/channel/UC…[/videos|/playlists]`,
+ * `/playlist/PL…`. Returns null when the path is none of these.
+ */
+export function readPath(pathname: string, search: string): ReadResult | null {
+  const query = new URLSearchParams(search);
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/playlist') return playlistFromQuery(query);
+  if (path === '/watch') return playlistFromQuery(query, query.get('v'));
+  const playlist = /^\/playlist\/([^/]+)$/.exec(path);
+  if (playlist) {
+    const id = decodeURIComponent(playlist[1]!);
+    if (!PLAYLIST_ID_PATTERN.test(id)) return fail(`“${id}” is not a playlist ID.`);
+    const index = readIndex(query.get('index'));
+    return ok({ kind: 'playlist', id, ...(index === undefined ? {} : { index }) });
+  }
+  const channel = /^\/channel\/([^/]+)(?:\/(videos|playlists|featured|streams|shorts))?$/.exec(path);
+  if (channel) {
+    const id = decodeURIComponent(channel[1]!);
+    if (!CHANNEL_ID_PATTERN.test(id)) return fail(`“${id}” is not a channel ID (UC followed by 22 characters).`);
+    return ok({ kind: 'channel', id, tab: channel[2] === 'playlists' ? 'playlists' : 'videos' });
+  }
+  if (/^\/(@|c\/|user\/)/.test(path)) {
+    return fail('Channel names and @handles cannot be looked up. Use the channel’s /channel/UC… link instead.');
+  }
+  if (/^\/(shorts|live|embed)\//.test(path)) {
+    return fail('That link is a single video, not a playlist. Paste a playlist or channel link instead.');
+  }
+  return null;
+}
+
+function toUrl(text: string): URL | null {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  try {
+    return new URL(withScheme);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the home page's box accepts: a playlist ID, a channel ID, or a pasted platform URL
+ * (youtube.com, m.youtube.com, youtu.be) or explorer URL (`ownHost`).
+ */
+export function readUserInput(raw: string, ownHost?: string): ReadResult {
+  const text = raw.trim();
+  if (text === '') return fail('Paste a playlist ID, a channel ID or a link to a playlist or channel.');
+  // Channel IDs also fit the looser playlist shape, so they are tested first.
+  if (CHANNEL_ID_PATTERN.test(text)) return ok({ kind: 'channel', id: text, tab: 'videos' });
+  if (PLAYLIST_ID_PATTERN.test(text)) return ok({ kind: 'playlist', id: text });
+  if (VIDEO_ID_PATTERN.test(text)) {
+    return fail('That looks like a single video’s ID. Paste a playlist or channel instead.');
+  }
+  const looksLikeUrl = /[./]/.test(text) && !/\s/.test(text);
+  const url = looksLikeUrl ? toUrl(text) : null;
+  if (!url || !/^https?:$/.test(url.protocol)) {
+    return fail(`“${truncate(text)}” is neither a playlist ID, a channel ID nor a link.`);
+  }
+  const host = url.hostname.toLowerCase();
+  if (SHORT_HOSTS.has(host)) {
+    // youtu.be/VIDEO?list=ID&index=N
+    const video = url.pathname.slice(1).split('/')[0] ?? '';
+    return playlistFromQuery(url.searchParams, video);
+  }
+  const known = PLATFORM_HOSTS.has(host) || (ownHost !== undefined && url.host === ownHost);
+  if (!known) return fail(`Links from ${host} cannot be opened; paste a YouTube playlist or channel link.`);
+  return (
+    readPath(url.pathname, url.search) ??
+    fail('That link is neither a playlist nor a channel. Paste a playlist or channel link instead.')
+  );
+}
+
+function truncate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/** The explorer path that shows a target. */
+export function pathFor(target: ViewTarget): string {
+  if (target.kind === 'channel') {
+    const base = `/channel/${encodeURIComponent(target.id)}`;
+    return target.tab === 'playlists' ? `${base}/playlists` : base;
+  }
+  const query = new URLSearchParams();
+  if (target.index !== undefined) query.set('index', String(target.index));
+  else if (target.videoId !== undefined) query.set('v', target.videoId);
+  const search = query.toString();
+  return `/playlist/${encodeURIComponent(target.id)}${search ? `?${search}` : ''}`;
+}

@@ -1,0 +1,151 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { demoEntriesOptions } from '../api/catalogue-queries.ts';
+import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
+import { clearRecentViews, useRecentViews } from '../lib/recent-views.ts';
+import { pathFor, readUserInput } from '../lib/view-target.ts';
+
+// `/` (issue #4): one box that opens a playlist or channel from an ID or a pasted link, the
+// demo catalogue's entries when the server has them, and the views opened recently.
+
+export function HomeRoute() {
+  useStaticViewScroll();
+  return (
+    <div className="py-8">
+      <title>Catalogue Explorer</title>
+      <h1 className="text-2xl font-bold text-zinc-900 sm:text-3xl dark:text-zinc-50">Explore playlists and channels</h1>
+      <p className="mt-2 max-w-prose text-zinc-700 dark:text-zinc-300">
+        Open a playlist of thousands of videos and scroll through it calmly, or share a link to any position in it.
+      </p>
+      <OpenForm />
+      <RecentViews />
+      <DemoEntries />
+    </div>
+  );
+}
+
+function OpenForm() {
+  const navigate = useNavigate();
+  const [value, setValue] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const inputId = useId();
+  const hintId = useId();
+  const errorId = useId();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const read = readUserInput(value, window.location.host);
+    if (read.ok) {
+      setMessage(null);
+      void navigate(pathFor(read.target));
+    } else {
+      setMessage(read.message);
+    }
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="mt-6 max-w-2xl">
+      <label htmlFor={inputId} className="block font-semibold text-zinc-900 dark:text-zinc-50">
+        Playlist ID, channel ID or YouTube link
+      </label>
+      <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        For example PLcatalogueDemoPlaylist5000items00, UCcatalogueDemoChannel01 or
+        https://www.youtube.com/playlist?list=…
+      </p>
+      <div className="mt-2 flex flex-col gap-2 sm:flex-row">
+        <input
+          id={inputId}
+          name="target"
+          type="text"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          aria-invalid={message !== null}
+          aria-describedby={message !== null ? `${errorId} ${hintId}` : hintId}
+          className="min-w-0 flex-1 rounded-md border border-zinc-400 bg-white px-3 py-2 text-zinc-900 placeholder:text-zinc-500 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 aria-invalid:border-red-600 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-50"
+        />
+        <button
+          type="submit"
+          className="rounded-md bg-blue-700 px-5 py-2 font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-500 dark:text-zinc-950 dark:hover:bg-blue-400"
+        >
+          Open
+        </button>
+      </div>
+      <p id={errorId} role="alert" className="mt-2 min-h-6 text-sm font-medium text-red-700 dark:text-red-400">
+        {message}
+      </p>
+    </form>
+  );
+}
+
+const cardLink =
+  'block h-full rounded-lg border border-zinc-200 p-3 hover:border-zinc-400 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-800 dark:hover:border-zinc-600 dark:hover:bg-zinc-900';
+
+function KindTag({ kind }: { kind: 'playlist' | 'channel' }) {
+  return (
+    <span className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+      {kind === 'playlist' ? 'Playlist' : 'Channel'}
+    </span>
+  );
+}
+
+function RecentViews() {
+  const recent = useRecentViews();
+  if (recent.length === 0) return null;
+  return (
+    <section aria-labelledby="recent-heading" className="mt-8">
+      <div className="flex items-baseline justify-between gap-4">
+        <h2 id="recent-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
+          Recently opened
+        </h2>
+        <button
+          type="button"
+          onClick={clearRecentViews}
+          className="rounded text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+        >
+          Clear
+        </button>
+      </div>
+      <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+        {recent.map((view) => (
+          <li key={`${view.kind}:${view.id}`}>
+            <Link to={view.path} className={cardLink}>
+              <KindTag kind={view.kind} />
+              <span className="block truncate font-medium text-zinc-900 dark:text-zinc-50">{view.title}</span>
+              {view.title !== view.id && (
+                <span className="block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">{view.id}</span>
+              )}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DemoEntries() {
+  const { data } = useQuery(demoEntriesOptions());
+  // Absent (404) when the server is not backed by the embedded catalogue: nothing to show.
+  if (!data || data.length === 0) return null;
+  return (
+    <section aria-labelledby="demo-heading" className="mt-8">
+      <h2 id="demo-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
+        Demo catalogue
+      </h2>
+      <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+        {data.map((entry) => (
+          <li key={`${entry.kind}:${entry.id}`}>
+            <Link to={pathFor(entry.kind === 'playlist' ? { kind: 'playlist', id: entry.id } : { kind: 'channel', id: entry.id, tab: 'videos' })} className={cardLink}>
+              <KindTag kind={entry.kind} />
+              <span className="block font-medium text-zinc-900 dark:text-zinc-50">{entry.title}</span>
+              <span className="block text-sm text-zinc-700 dark:text-zinc-300">{entry.description}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { RouteErrorBoundary } from './route-error.tsx';
+
+// The frame around every view: a skip link, the app's name linking home, and the main region
+// with the views' error boundary and the fallback shown while a view's code downloads.
+
+export function RootLayout() {
+  const { pathname } = useLocation();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-blue-700 focus:outline-2 focus:outline-blue-600 dark:focus:bg-zinc-900 dark:focus:text-blue-300"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-zinc-200 dark:border-zinc-800">
+        <div className="mx-auto flex h-14 max-w-5xl items-center px-3 sm:px-6">
+          <Link
+            to="/"
+            className="flex items-center gap-2 rounded font-semibold text-zinc-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-zinc-50"
+          >
+            <img src="/favicon.svg" alt="" width="24" height="24" className="size-6" />
+            Catalogue Explorer
+          </Link>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-3 pb-16 outline-none sm:px-6">
+        <RouteErrorBoundary key={pathname}>
+          <Suspense fallback={<ViewFallback />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
+      </main>
+    </div>
+  );
+}
+
+function ViewFallback() {
+  return (
+    <p role="status" className="py-8 text-zinc-600 dark:text-zinc-400">
+      Loading…
+    </p>
+  );
+}

@@ -1,0 +1,39 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The app's build (issue #4): hashed files under /assets/, no inline scripts or styles (the
+// server's CSP is `script-src 'self'; style-src 'self'`). The entry holds the frame and the
+// libraries every view needs (React, the router, the query cache); the schemas (zod), the
+// virtualizer and the views come in chunks loaded on demand, with modulepreload for their
+// dependencies. Libraries get chunks of their own so an app change does not bust their cache.
+
+const vendor = (name: string, packages: string[]) => ({
+  name,
+  test: new RegExp(`node_modules[\\\\/](${packages.join('|')})[\\\\/]`),
+});
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    // A data: URL would be an inline resource; keep every asset a file.
+    assetsInlineLimit: 0,
+    sourcemap: true,
+    target: 'es2022',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            vendor('react', ['react', 'react-dom', 'scheduler']),
+            vendor('router', ['react-router', 'cookie', 'set-cookie-parser']),
+            vendor('query', ['@tanstack/query-core', '@tanstack/react-query']),
+            vendor('virtual', ['@tanstack/virtual-core', '@tanstack/react-virtual']),
+            vendor('zod', ['zod']),
+          ],
+        },
+      },
+    },
+  },
+});
