@@ -1,0 +1,188 @@
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { parseFaultSpec, type FaultSettings } from '../catalogue/fault-settings.ts';
+
+// The explorer server's configuration (issue #3, "Configuration"), parsed and checked once at
+// start-up. This is the only server module that reads the environment (eslint.config.js);
+// everything else receives the parsed object. Secrets live here and in the upstream client,
+// never in a log line: see `describeConfig`.
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+/** Unset and empty are the same: `CATALOGUE_BASE_URL=` in a .env file means "embedded". */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
+const schema = z.object({
+  PORT: int(0, 65535, 8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STATIC_ROOT: z.string().min(1).default('dist'),
+  TRUST_PROXY: flag,
+
+  CATALOGUE_BASE_URL: optionalText,
+  CATALOGUE_API_KEY: optionalText,
+  CATALOGUE_API_SECRET: optionalText,
+
+  CATALOGUE_DATA_DIR: z.string().min(1).default('data'),
+  CATALOGUE_FAULTS: z.string().default(''),
+  CATALOGUE_FAULT_CONTROL: flag,
+  EMBEDDED_CATALOGUE_PORT: int(0, 65535, 0),
+
+  CATALOGUE_QUOTA_PER_HOUR: int(0, Number.MAX_SAFE_INTEGER, 10_000),
+  CLIENT_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 60),
+  CLIENT_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(2),
+  CACHE_MAX_BYTES: int(0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024),
+  UPSTREAM_TIMEOUT_MS: int(100, 120_000, 10_000),
+  UPSTREAM_RETRIES: int(0, 2, 2),
+});
+
+export interface RemoteUpstreamConfig {
+  kind: 'remote';
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface EmbeddedUpstreamConfig {
+  kind: 'embedded';
+  port: number;
+  dataDir: string;
+  faults: Partial<FaultSettings>;
+  faultControl: boolean;
+}
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  staticRoot: string;
+  trustProxy: boolean;
+  upstream: RemoteUpstreamConfig | EmbeddedUpstreamConfig;
+  quotaPerHour: number;
+  clientRateLimit: { burst: number; perSecond: number };
+  cacheMaxBytes: number;
+  upstreamTimeoutMs: number;
+  upstreamRetries: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses a base URL: http(s), no credentials, query or fragment; the trailing slash dropped. */
+function parseBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`CATALOGUE_BASE_URL is not a URL: "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('CATALOGUE_BASE_URL must start with http:// or https://');
+  }
+  if (url.username || url.password) {
+    throw new ConfigError('CATALOGUE_BASE_URL must not carry credentials; use CATALOGUE_API_KEY and CATALOGUE_API_SECRET');
+  }
+  if (url.search || url.hash) throw new ConfigError('CATALOGUE_BASE_URL must not have a query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Parses an environment (by default this process's) into the server's configuration. */
+export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(`Explorer configuration: ${z.prettifyError(parsed.error)}`);
+  const e = parsed.data;
+
+  let upstream: ServerConfig['upstream'];
+  if (e.CATALOGUE_BASE_URL !== undefined) {
+    // Issue #3: a base URL without a key and secret refuses to start, rather than sending
+    // every lookup to a 401.
+    const missing = [
+      e.CATALOGUE_API_KEY === undefined ? 'CATALOGUE_API_KEY' : null,
+      e.CATALOGUE_API_SECRET === undefined ? 'CATALOGUE_API_SECRET' : null,
+    ].filter((name) => name !== null);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `CATALOGUE_BASE_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. ` +
+          'Set both (in the environment or .env), or unset CATALOGUE_BASE_URL to use the embedded demo catalogue.',
+      );
+    }
+    upstream = {
+      kind: 'remote',
+      baseUrl: parseBaseUrl(e.CATALOGUE_BASE_URL),
+      apiKey: e.CATALOGUE_API_KEY as string,
+      apiSecret: e.CATALOGUE_API_SECRET as string,
+    };
+  } else {
+    let faults: Partial<FaultSettings>;
+    try {
+      faults = parseFaultSpec(e.CATALOGUE_FAULTS);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    upstream = {
+      kind: 'embedded',
+      port: e.EMBEDDED_CATALOGUE_PORT,
+      dataDir: e.CATALOGUE_DATA_DIR,
+      faults,
+      faultControl: e.CATALOGUE_FAULT_CONTROL,
+    };
+  }
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    staticRoot: e.STATIC_ROOT,
+    trustProxy: e.TRUST_PROXY,
+    upstream,
+    quotaPerHour: e.CATALOGUE_QUOTA_PER_HOUR,
+    clientRateLimit: { burst: e.CLIENT_RATE_LIMIT_BURST, perSecond: e.CLIENT_RATE_LIMIT_PER_SECOND },
+    cacheMaxBytes: e.CACHE_MAX_BYTES,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    upstreamRetries: e.UPSTREAM_RETRIES,
+  };
+}
+
+/**
+ * Loads `.env` (when present) into the environment, then parses it. Variables already set in
+ * the environment win over the file (Node's `process.loadEnvFile` never overwrites).
+ */
+export function loadServerConfig(envFile = '.env'): ServerConfig {
+  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  return readServerConfig(process.env);
+}
+
+/** The configuration as it may be logged: the credentials left out. */
+export function describeConfig(config: ServerConfig): Record<string, unknown> {
+  const upstream =
+    config.upstream.kind === 'remote'
+      ? { kind: 'remote', baseUrl: config.upstream.baseUrl }
+      : {
+          kind: 'embedded',
+          port: config.upstream.port,
+          dataDir: config.upstream.dataDir,
+          faults: config.upstream.faults,
+          faultControl: config.upstream.faultControl,
+        };
+  return {
+    port: config.port,
+    host: config.host,
+    staticRoot: config.staticRoot,
+    trustProxy: config.trustProxy,
+    upstream,
+    quotaPerHour: config.quotaPerHour,
+    clientRateLimit: config.clientRateLimit,
+    cacheMaxBytes: config.cacheMaxBytes,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    upstreamRetries: config.upstreamRetries,
+  };
+}

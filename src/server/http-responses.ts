@@ -1,0 +1,33 @@
+import { problem, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../shared/problem.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
+
+// Every response the explorer sends is built here, so every one carries the security headers
+// (security-headers.ts) and errors are always the same RFC 9457 documents as the catalogue's
+// (shared/problem.ts), never a stack trace. Plain header objects keep @hono/node-server on its
+// fast path (no Headers instance per response).
+
+export type HeaderRecord = Record<string, string>;
+
+export function respond(status: number, body: Uint8Array | string | null, headers: HeaderRecord): Response {
+  // A Buffer is a Uint8Array; the DOM typings want one backed by a plain ArrayBuffer.
+  return new Response(body as BodyInit | null, { status, headers: { ...SECURITY_HEADERS, ...headers } });
+}
+
+export function problemResponse(
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  options: { instance?: string; retryAfterSeconds?: number; headers?: HeaderRecord } = {},
+): Response {
+  const { instance, retryAfterSeconds, headers = {} } = options;
+  const body = problem(status, code, detail, {
+    ...(instance === undefined ? {} : { instance }),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfter: retryAfterSeconds }),
+  });
+  return respond(status, JSON.stringify(body), {
+    'Content-Type': PROBLEM_CONTENT_TYPE,
+    'Cache-Control': 'no-store',
+    ...(retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) }),
+    ...headers,
+  });
+}

@@ -1,0 +1,65 @@
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { ConfigError, describeConfig, loadServerConfig, type ServerConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startExplorer } from './start-explorer.ts';
+
+// `npm start`: reads the configuration, starts the explorer and serves it (issue #3). All the
+// behaviour lives in create-server-app.ts and its parts; this file only wires and stops them.
+
+/** In-flight requests get this long to finish after SIGTERM before connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+let config: ServerConfig;
+try {
+  config = loadServerConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`catalogue-explorer: ${error.message}`);
+  process.exit(1);
+}
+
+const logger = createLogger(config.logLevel);
+logger.info({ config: describeConfig(config) }, 'starting');
+const explorer = await startExplorer(config, logger);
+
+const server = createAdaptorServer({ fetch: explorer.app.fetch });
+server.on('error', (error: NodeJS.ErrnoException) => {
+  logger.fatal({ err: { code: error.code, message: error.message } }, 'cannot listen');
+  void explorer.close().finally(() => process.exit(1));
+});
+server.listen(config.port, config.host, () => {
+  const { port } = server.address() as AddressInfo;
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  logger.info({ url: `http://${shown}:${port}`, upstream: explorer.upstreamUrl }, 'explorer listening');
+});
+
+// Graceful shutdown (issue #3): stop accepting, let in-flight requests finish, then close the
+// upstream pools and the embedded catalogue.
+let stopping = false;
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  explorer.markStopping();
+  const idle = setInterval(() => 'closeIdleConnections' in server && server.closeIdleConnections(), 100);
+  const force = setTimeout(() => {
+    logger.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'in-flight requests did not finish in time; closing connections');
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  server.close(() => {
+    clearInterval(idle);
+    clearTimeout(force);
+    void explorer
+      .close()
+      .catch((error: unknown) => logger.error({ err: { message: (error as Error).message } }, 'error while closing'))
+      .finally(() => {
+        logger.info('stopped');
+        logger.flush();
+        process.exit(0);
+      });
+  });
+}
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));

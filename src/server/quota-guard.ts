@@ -1,0 +1,80 @@
+// The account's upstream budget (upstream-notes.md "Quota": 10,000 requests per hour, all
+// endpoints and every user together; issue #3 "quota guard"). Every upstream attempt, retries
+// included, asks for a permit first; when one more call would exceed the budget of the last
+// hour, the explorer answers 429 itself instead of calling. After an upstream 429 the guard
+// also holds every call until the upstream's Retry-After has passed.
+//
+// The window slides in one-second buckets: exact enough for an hourly budget, constant memory
+// whatever the budget (a benchmark sets it to 10^8), O(1) per call.
+
+const WINDOW_SECONDS = 3600;
+
+export type QuotaDecision =
+  | { ok: true }
+  | { ok: false; reason: 'quota_exhausted' | 'upstream_rate_limited'; retryAfterSeconds: number };
+
+export interface QuotaGuard {
+  /** Takes one call from the budget, or says why not and for how long. */
+  tryAcquire(): QuotaDecision;
+  /** The upstream answered 429: no calls until `seconds` from now. */
+  pauseFor(seconds: number): void;
+  stats(): { budget: number; usedLastHour: number; pausedForSeconds: number };
+}
+
+export function createQuotaGuard(options: { budgetPerHour: number; now?: () => number }): QuotaGuard {
+  const { budgetPerHour, now = Date.now } = options;
+  const buckets = new Uint32Array(WINDOW_SECONDS);
+  let total = 0;
+  /** The second (since the epoch) of the most recent bucket written or cleared. */
+  let head = Math.floor(now() / 1000);
+  let pausedUntil = 0;
+
+  /** Clears the buckets that have slid out of the window up to second `current`. */
+  const advance = (current: number) => {
+    if (current <= head) return;
+    const steps = Math.min(current - head, WINDOW_SECONDS);
+    for (let i = 1; i <= steps; i++) {
+      const slot = (head + i) % WINDOW_SECONDS;
+      total -= buckets[slot] as number;
+      buckets[slot] = 0;
+    }
+    head = current;
+  };
+
+  /** Seconds until the oldest calls leave the window and one call fits again. */
+  const secondsUntilRoom = (current: number): number => {
+    let excess = total - budgetPerHour + 1;
+    for (let age = WINDOW_SECONDS - 1; age >= 0; age--) {
+      excess -= buckets[(current - age + WINDOW_SECONDS * 2) % WINDOW_SECONDS] as number;
+      // The bucket `age` seconds old leaves the window in WINDOW_SECONDS - age seconds.
+      if (excess <= 0) return WINDOW_SECONDS - age;
+    }
+    return WINDOW_SECONDS;
+  };
+
+  return {
+    tryAcquire() {
+      const ms = now();
+      if (ms < pausedUntil) {
+        return { ok: false, reason: 'upstream_rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((pausedUntil - ms) / 1000)) };
+      }
+      const current = Math.floor(ms / 1000);
+      advance(current);
+      if (total >= budgetPerHour) {
+        return { ok: false, reason: 'quota_exhausted', retryAfterSeconds: secondsUntilRoom(current) };
+      }
+      const slot = current % WINDOW_SECONDS;
+      buckets[slot] = (buckets[slot] as number) + 1;
+      total++;
+      return { ok: true };
+    },
+    pauseFor(seconds) {
+      pausedUntil = Math.max(pausedUntil, now() + Math.max(0, seconds) * 1000);
+    },
+    stats() {
+      const ms = now();
+      advance(Math.floor(ms / 1000));
+      return { budget: budgetPerHour, usedLastHour: total, pausedForSeconds: Math.max(0, Math.ceil((pausedUntil - ms) / 1000)) };
+    },
+  };
+}

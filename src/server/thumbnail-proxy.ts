@@ -1,0 +1,60 @@
+import { Pool } from 'undici';
+
+// Thumbnails through the explorer's own origin (issue #3): the embedded catalogue draws them
+// and is reachable on loopback only, so the explorer starts it with root-relative thumbnail
+// URLs (`/thumbnails/vi/<id>/mqdefault.svg?…`) and passes those requests on. That way they
+// load when the explorer is opened from another machine, and the CSP's img-src 'self' covers
+// them. Thumbnails need no credentials and cost no quota; only the path and query go on.
+
+export interface ThumbnailAnswer {
+  status: number;
+  body: Buffer | null;
+  headers: Record<string, string>;
+}
+
+export interface ThumbnailProxy {
+  /** `pathAndQuery` starts with /thumbnails/. */
+  fetch(pathAndQuery: string): Promise<ThumbnailAnswer>;
+  close(): Promise<void>;
+}
+
+export const THUMBNAIL_PREFIX = '/thumbnails/';
+const PATH_PATTERN = /^\/thumbnails\/[A-Za-z0-9_\-./]{1,200}$/;
+const QUERY_PATTERN = /^[\x21-\x7E]{0,512}$/;
+/** Response headers passed on; the security headers are the explorer's own. */
+const PASSED_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified'];
+
+export function createThumbnailProxy(options: { baseUrl: string; timeoutMs?: number; maxBytes?: number }): ThumbnailProxy {
+  const { timeoutMs = 5000, maxBytes = 512 * 1024 } = options;
+  const pool = new Pool(new URL(options.baseUrl).origin, { connections: 32, maxResponseSize: maxBytes });
+  const notFound: ThumbnailAnswer = { status: 404, body: null, headers: {} };
+
+  return {
+    async fetch(pathAndQuery) {
+      const mark = pathAndQuery.indexOf('?');
+      const path = mark === -1 ? pathAndQuery : pathAndQuery.slice(0, mark);
+      const query = mark === -1 ? '' : pathAndQuery.slice(mark + 1);
+      if (!PATH_PATTERN.test(path) || path.includes('..') || !QUERY_PATTERN.test(query)) return notFound;
+      try {
+        const response = await pool.request({
+          method: 'GET',
+          path: pathAndQuery,
+          headers: { Accept: 'image/svg+xml,image/*' },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const body = Buffer.from(await response.body.arrayBuffer());
+        if (response.statusCode === 404) return notFound;
+        if (response.statusCode !== 200) return { status: 502, body: null, headers: {} };
+        const headers: Record<string, string> = {};
+        for (const name of PASSED_HEADERS) {
+          const value = response.headers[name];
+          if (typeof value === 'string') headers[name] = value;
+        }
+        return { status: 200, body, headers };
+      } catch {
+        return { status: 502, body: null, headers: {} };
+      }
+    },
+    close: () => pool.close(),
+  };
+}
