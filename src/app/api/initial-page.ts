@@ -9,12 +9,11 @@ import { channelPlaylistPagesOptions, channelVideoPagesOptions, playlistPagesOpt
 // id="initial-page">`, shared/explorer-api.ts), so the first rows render without waiting for a
 // second round trip. It seeds the matching infinite query, and only when it matches the route.
 
-/** Reads the data block once and removes it, so it can never seed a later view. */
+/** Reads the data block; called once, at boot, so it can never seed a later view. */
 export function takeInitialPage(doc: Document = document): InitialPage | null {
   const element = doc.getElementById(INITIAL_PAGE_ELEMENT_ID);
   if (!element) return null;
   const text = element.textContent ?? '';
-  element.remove();
   try {
     const parsed = initialPageSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;

@@ -63,13 +63,16 @@ interface ProblemViewProps {
   onRetry?: () => void;
   /** Offered when retrying cannot help but starting over can (e.g. an expired continuation). */
   onReload?: () => void;
+  /** h1 when the message is the whole view, h2 under a view's own heading. */
+  headingLevel?: 1 | 2;
 }
 
 /** A failed first page: the whole view says what happened. */
-export function ProblemView({ problem, since, onRetry, onReload }: ProblemViewProps) {
+export function ProblemView({ problem, since, onRetry, onReload, headingLevel = 2 }: ProblemViewProps) {
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
     <section role="alert" className="mx-auto my-10 max-w-xl rounded-xl border border-zinc-300 p-6 text-center dark:border-zinc-700">
-      <h2 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">{problem.title}</h2>
+      <Heading className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">{problem.title}</Heading>
       <p className="mt-2 text-zinc-700 break-words dark:text-zinc-300">{problem.detail}</p>
       <div className="mt-4 flex flex-col items-center gap-3">
         <WaitNote retryAfter={problem.retryAfter} since={since} />

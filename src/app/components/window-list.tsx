@@ -30,7 +30,7 @@ interface WindowListProps {
   renderRow: (index: number) => ReactNode;
   /** Window scroll position to restore when the list first appears (back/forward). */
   restoreY?: number;
-  /** Called when the rows on screen come within about a screen of the end of what is loaded. */
+  /** Called when the rows on screen come within two screens of the end of what is loaded. */
   onNearEnd?: () => void;
   /** Called, after scrolling settles, with the position of the row at the top of the window. */
   onTopIndexChange?: (index: number) => void;
@@ -114,8 +114,9 @@ export function WindowList({
 
   const nearEnd = useEffectEvent(() => onNearEnd?.());
   useEffect(() => {
-    const rowsPerScreen = Math.ceil(window.innerHeight / rowHeight);
-    if (count > 0 && lastShown >= count - 1 - rowsPerScreen) nearEnd();
+    // Two screens ahead: the next page arrives before a fast scroller reaches the end.
+    const rowsAhead = Math.ceil((2 * window.innerHeight) / rowHeight);
+    if (count > 0 && lastShown >= count - 1 - rowsAhead) nearEnd();
   }, [lastShown, count, rowHeight]);
 
   const topChanged = useEffectEvent(() => {

@@ -29,11 +29,10 @@ export function usePagedList<T>(
 
   /** Asks for the next page only when there is one and nothing is in flight or failed. */
   const loadMore = () => {
-    if (hasNextPage && !isFetching && !isFetchNextPageError) void fetchNextPage();
+    // cancelRefetch: false makes a second call while a page is in flight a no-op.
+    if (hasNextPage && !isFetching && !isFetchNextPageError) void fetchNextPage({ cancelRefetch: false });
   };
-  const retry = () => {
-    if (!isFetching) void fetchNextPage();
-  };
+  const retry = () => void fetchNextPage({ cancelRefetch: false });
   const reload = () => void queryClient.resetQueries({ queryKey, exact: true });
 
   let footer: FooterState | null = null;

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useParams } from 'react-router';
+import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
 import { VIDEO_ID_PATTERN } from '../../shared/ids.ts';
 import { playlistPagesOptions } from '../api/catalogue-queries.ts';
 import { EmptyState, ListFooter, ProblemView, SkeletonRows } from '../components/list-states.tsx';
@@ -20,6 +21,15 @@ import { readIndex } from '../lib/view-target.ts';
 
 /** Where a deep link opens the playlist: at a position, or at a video. */
 type SeekTarget = { index: number } | { videoId: string };
+
+function findTarget(items: readonly PlaylistItem[], target: SeekTarget): number {
+  if ('index' in target) {
+    // `index` is the position (1-based) unless the catalogue says otherwise.
+    if (items[target.index - 1]?.index === target.index) return target.index - 1;
+    return items.findIndex((item) => item.index === target.index);
+  }
+  return items.findIndex((item) => item.id === target.videoId);
+}
 
 export function PlaylistRoute() {
   const { id = '' } = useParams();
@@ -45,7 +55,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   });
 
   const query = useInfiniteQuery(options);
-  const { data, hasNextPage, isFetching, isError, fetchNextPage, refetch } = query;
+  const { data, hasNextPage, isError, fetchNextPage, refetch } = query;
   const info = data?.pages[0]?.info;
   const { items, loadMore, reload, footer } = usePagedList(query, options.queryKey, 'playlist', id, (count) =>
     `End of playlist · ${plural(count, 'video', 'videos')}`,
@@ -56,15 +66,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
 
   // Deep link: the position of the item the URL names, once its page has loaded.
   const seeking = target !== null && !restoring;
-  const targetPosition = useMemo(() => {
-    if (!seeking) return -1;
-    if ('index' in target) {
-      const guess = items[target.index - 1];
-      if (guess?.index === target.index) return target.index - 1;
-      return items.findIndex((item) => item.index === target.index);
-    }
-    return items.findIndex((item) => item.id === target.videoId);
-  }, [seeking, target, items]);
+  const targetPosition = useMemo(() => (seeking ? findTarget(items, target) : -1), [seeking, target, items]);
   const seekState = !seeking
     ? 'none'
     : targetPosition >= 0
@@ -75,10 +77,25 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
           ? 'failed'
           : 'loading';
 
-  // Pages are chained (upstream-notes.md), so reaching item N means loading every page up to it.
+  // Pages are chained (upstream-notes.md), so reaching item N means loading every page up to
+  // it. Each page is asked for as soon as the previous one arrives, without waiting for a
+  // render in between, so a deep link is as fast as a plain loop over the continuations; the
+  // list and the progress bar render along the way.
+  const startSeek = seekState === 'loading' && data !== undefined;
   useEffect(() => {
-    if (seekState === 'loading' && data && hasNextPage && !isFetching) void fetchNextPage();
-  }, [seekState, data, hasNextPage, isFetching, fetchNextPage]);
+    if (!startSeek || target === null) return;
+    let stopped = false;
+    void (async () => {
+      for (;;) {
+        const result = await fetchNextPage({ cancelRefetch: false });
+        if (stopped || result.isError || !result.hasNextPage) return;
+        if (findTarget(result.data?.pages.flatMap((page) => page.items) ?? [], target) >= 0) return;
+      }
+    })();
+    return () => {
+      stopped = true;
+    };
+  }, [startSeek, target, fetchNextPage]);
 
   const jumpedY = useRef<number | null>(null);
   useLayoutEffect(() => {
@@ -119,10 +136,13 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     <div>
       <title>{`${title} · Catalogue Explorer`}</title>
       {problem ? (
-        <>
-          <h1 className="sr-only">{problem.title}</h1>
-          <ProblemView problem={problem} since={query.errorUpdatedAt} onRetry={() => void refetch()} onReload={reload} />
-        </>
+        <ProblemView
+          problem={problem}
+          since={query.errorUpdatedAt}
+          onRetry={() => void refetch()}
+          onReload={reload}
+          headingLevel={1}
+        />
       ) : !data ? (
         <>
           <h1 className="sr-only">Loading playlist</h1>

@@ -1,0 +1,124 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import type { E2EOptions } from '../playwright.config.ts';
+
+// Shared fixtures (house style, after epic-stack's playwright-utils): every test fails on a
+// browser console error unless it names the errors it expects (a 404 answer is logged by the
+// browser as one), and can switch the embedded catalogue's faults.
+
+export const IDS = {
+  playlist5000: 'PLcatalogueDemoPlaylist5000items00',
+  playlist100: 'PLcatalogueDemoPlaylist0100items00',
+  playlist101: 'PLcatalogueDemoPlaylist0101items00',
+  playlistEmpty: 'PLcatalogueDemoPlaylist0000items00',
+  bigChannel: 'UCcatalogueDemoChannel01',
+  smallChannel: 'UCcatalogueDemoChannel02',
+  unknownPlaylist: 'PLthisPlaylistDoesNotExist000000000',
+} as const;
+
+/** Rows of the virtual lists: list items with a position. */
+export const ROWS = 'li[aria-posinset]';
+
+export interface FaultSwitch {
+  set(settings: Record<string, unknown>): Promise<void>;
+  reset(): Promise<void>;
+}
+
+interface Fixtures {
+  /** Console errors matching one of these are expected by the test. */
+  expectConsoleErrors: (...patterns: RegExp[]) => void;
+  faults: FaultSwitch;
+  consoleGuard: void;
+}
+
+export const test = base.extend<Fixtures & E2EOptions>({
+  cataloguePort: [0, { option: true }],
+
+  // Playwright reads the fixtures a fixture needs from its first parameter's pattern.
+  // eslint-disable-next-line no-empty-pattern
+  expectConsoleErrors: async ({}, use, testInfo) => {
+    const patterns: RegExp[] = [];
+    (testInfo as unknown as { expectedConsoleErrors: RegExp[] }).expectedConsoleErrors = patterns;
+    await use((...more) => patterns.push(...more));
+  },
+
+  consoleGuard: [
+    async ({ page, expectConsoleErrors: _ }, use, testInfo) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+      });
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      await use();
+      const expected = (testInfo as unknown as { expectedConsoleErrors: RegExp[] }).expectedConsoleErrors;
+      const unexpected = errors.filter((text) => !expected.some((pattern) => pattern.test(text)));
+      expect(unexpected, 'errors in the browser console').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  faults: async ({ cataloguePort, request }, use) => {
+    const url = `http://127.0.0.1:${cataloguePort}/__faults`;
+    const control: FaultSwitch = {
+      async set(settings) {
+        const response = await request.put(url, { data: settings });
+        expect(response.ok(), await response.text()).toBe(true);
+      },
+      async reset() {
+        await request.delete(url);
+      },
+    };
+    await control.reset();
+    await use(control);
+    await control.reset();
+  },
+});
+
+export { expect };
+
+/** No serious or critical accessibility violations on what the page shows now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, 'serious or critical axe violations').toEqual([]);
+}
+
+/** Whether the element is (at least partly) inside the window now. */
+export async function inViewport(locator: Locator): Promise<boolean> {
+  if ((await locator.count()) === 0) return false;
+  return locator.first().evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    return rect.bottom > 0 && rect.top < window.innerHeight && rect.height > 0;
+  });
+}
+
+/** Scrolls the window down until `done` holds, a screen at a time, as a reader would. */
+export async function scrollUntil(page: Page, done: () => Promise<boolean>, maxSteps = 400): Promise<void> {
+  for (let step = 0; step < maxSteps; step++) {
+    if (await done()) return;
+    await page.mouse.wheel(0, 2000);
+    // Let the virtualizer render and the next page arrive before judging again.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  }
+  throw new Error('scrolled without reaching the goal');
+}
+
+/**
+ * Records, from before the page's own scripts run, the largest number of rows the DOM ever
+ * holds (every DOM change is checked). Call before `page.goto`; read with `maxRowsSeen`.
+ */
+export async function trackMaxRows(page: Page): Promise<void> {
+  await page.addInitScript((selector) => {
+    const w = window as unknown as { __maxRows: number };
+    w.__maxRows = 0;
+    new MutationObserver(() => {
+      w.__maxRows = Math.max(w.__maxRows, document.querySelectorAll(selector).length);
+    }).observe(document, { childList: true, subtree: true });
+  }, ROWS);
+}
+
+export function maxRowsSeen(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __maxRows: number }).__maxRows);
+}

@@ -1,0 +1,80 @@
+import { defineConfig } from '@playwright/test';
+
+// Browser journeys (issue #4) in Debian's Chromium against the real explorer server with its
+// embedded catalogue: no request mocking. Faults are switched at run time on the catalogue
+// (`/__faults`), so the fault journeys get a server of their own and run one at a time,
+// while the others run in parallel on the first server. `npm test` builds dist/ first.
+
+const CI = !!process.env.CI;
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const FAULT_PORT = PORT + 1;
+const CATALOGUE_PORT = PORT + 10;
+const FAULT_CATALOGUE_PORT = PORT + 11;
+
+export interface E2EOptions {
+  /** The embedded catalogue of the server under test, for its `/__faults` switch. */
+  cataloguePort: number;
+}
+
+function server(port: number, cataloguePort: number) {
+  return {
+    command: 'node src/server/index.ts',
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: !CI,
+    timeout: 60_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      CATALOGUE_FAULT_CONTROL: 'true',
+      EMBEDDED_CATALOGUE_PORT: String(cataloguePort),
+      // Every test comes from 127.0.0.1; the per-client limit is for real visitors.
+      CLIENT_RATE_LIMIT_BURST: '100000',
+      CLIENT_RATE_LIMIT_PER_SECOND: '100000',
+    },
+  };
+}
+
+export default defineConfig<E2EOptions>({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: CI,
+  retries: CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    trace: 'on-first-retry',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: /faults\.spec\.ts/,
+      use: { baseURL: `http://127.0.0.1:${PORT}`, cataloguePort: CATALOGUE_PORT },
+    },
+    {
+      name: 'faults',
+      testMatch: /faults\.spec\.ts/,
+      fullyParallel: false,
+      use: { baseURL: `http://127.0.0.1:${FAULT_PORT}`, cataloguePort: FAULT_CATALOGUE_PORT },
+    },
+  ],
+  webServer: [server(PORT, CATALOGUE_PORT), server(FAULT_PORT, FAULT_CATALOGUE_PORT)],
+});
