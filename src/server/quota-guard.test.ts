@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createQuotaGuard } from './quota-guard.ts';
+
+describe('quota guard (issue #3: a budget per sliding hour)', () => {
+  it('grants exactly the budget, then refuses with the time until the oldest call leaves the window', () => {
+    let now = 1_000_000_000_000;
+    const quota = createQuotaGuard({ budgetPerHour: 3, now: () => now });
+    expect(quota.tryAcquire()).toEqual({ ok: true });
+    now += 10 * 60_000; // ten minutes later
+    expect(quota.tryAcquire()).toEqual({ ok: true });
+    expect(quota.tryAcquire()).toEqual({ ok: true });
+    const refused = quota.tryAcquire();
+    expect(refused).toEqual({ ok: false, reason: 'quota_exhausted', retryAfterSeconds: 50 * 60 });
+    expect(quota.stats()).toMatchObject({ budget: 3, usedLastHour: 3 });
+
+    now += 50 * 60_000; // the first call is now an hour old
+    expect(quota.tryAcquire()).toEqual({ ok: true });
+    expect(quota.tryAcquire().ok).toBe(false);
+  });
+
+  it('forgets everything after an hour of silence', () => {
+    let now = 5_000;
+    const quota = createQuotaGuard({ budgetPerHour: 2, now: () => now });
+    quota.tryAcquire();
+    quota.tryAcquire();
+    expect(quota.tryAcquire().ok).toBe(false);
+    now += 3 * 3600_000;
+    expect(quota.stats().usedLastHour).toBe(0);
+    expect(quota.tryAcquire().ok).toBe(true);
+  });
+
+  it('a budget of 0 refuses every call', () => {
+    expect(createQuotaGuard({ budgetPerHour: 0 }).tryAcquire().ok).toBe(false);
+  });
+
+  it('holds all calls while the upstream asked to wait (429 Retry-After), spending nothing', () => {
+    let now = 0;
+    const quota = createQuotaGuard({ budgetPerHour: 100, now: () => now });
+    quota.pauseFor(30);
+    expect(quota.tryAcquire()).toEqual({ ok: false, reason: 'upstream_rate_limited', retryAfterSeconds: 30 });
+    now += 29_500;
+    expect(quota.tryAcquire()).toEqual({ ok: false, reason: 'upstream_rate_limited', retryAfterSeconds: 1 });
+    now += 500;
+    expect(quota.tryAcquire()).toEqual({ ok: true });
+    expect(quota.stats().usedLastHour).toBe(1);
+  });
+});

@@ -1,0 +1,154 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// For tests only: a deliberately misbehaving lookup service, a real node:http server on
+// loopback, so the explorer meets faults over real HTTP (issue #3, "Done when"). It records
+// every request it receives (to count upstream hits and inspect what was forwarded) and
+// answers from a script of behaviours, then from a fallback that serves valid pages.
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+export type Behaviour = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface TestUpstream {
+  url: string;
+  requests: RecordedRequest[];
+  hits(): number;
+  /** The next answers, in order; afterwards the fallback answers. */
+  queue(...behaviours: Behaviour[]): void;
+  setFallback(behaviour: Behaviour): void;
+  /** Forgets the requests seen and the script, and serves valid pages again. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const thumbnails = [{ url: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg?sqp=a%2Bb&rs=c', width: 320, height: 180 }];
+
+export function playlistItem(index: number) {
+  return {
+    index,
+    id: 'dQw4w9WgXcQ',
+    title: `Video ${index} <b>&</b>`,
+    thumbnails,
+    channelId: 'UCabcdefghijklmnopqrstuv',
+    channelTitle: 'A channel',
+    viewsText: '1.2M views',
+    publishedText: '3 years ago',
+    duration: 212,
+  };
+}
+
+export function playlistInfo(id: string) {
+  return {
+    id,
+    title: 'A playlist </script><script>alert(1)</script>',
+    description: '',
+    thumbnails,
+    channelId: 'UCabcdefghijklmnopqrstuv',
+    channelTitle: 'by A channel',
+    totalItems: 2,
+    views: 10,
+    lastUpdated: 'Updated 2 days ago',
+    url: `https://www.youtube.com/playlist?list=${id}`,
+  };
+}
+
+export function channelVideo(n: number) {
+  return {
+    id: 'dQw4w9WgXcQ',
+    title: `Channel video ${n}`,
+    descriptionSnippet: '…',
+    thumbnails,
+    duration: null,
+    viewCount: 5,
+    publishedText: null,
+  };
+}
+
+export function channelPlaylist(n: number) {
+  return { id: `PLabcdefghijklmnopqrstuvwxyz0123${n}`, title: `List ${n}`, thumbnails, url: 'https://www.youtube.com/playlist', videoCount: 3 };
+}
+
+/** A valid page for whatever the request asks: first page → continuation `next+/=`, then null. */
+export function validPageFor(url: URL): object {
+  const id = url.searchParams.get('id') ?? '';
+  const continuation = url.searchParams.get('continuation');
+  switch (url.pathname) {
+    case '/api/v1/playlist':
+      return continuation === null
+        ? { info: playlistInfo(id), items: [playlistItem(1)], continuation: 'next+/=%page2' }
+        : { items: [playlistItem(2)], continuation: null };
+    case '/api/v1/channel-videos':
+      return { items: [channelVideo(1)], continuation: continuation === null ? 'cv+2' : null };
+    default:
+      return { items: [channelPlaylist(1)], continuation: null };
+  }
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Behaviour {
+  return (_req, res) => {
+    res.writeHead(status, { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+}
+
+export const validPage: Behaviour = (req, res) => json(200, validPageFor(new URL(req.url ?? '/', 'http://x')))(req, res);
+
+/** Waits until `release()` before answering with `then`: holds a request in flight. */
+export function gate(then: Behaviour = validPage): { behaviour: Behaviour; release: () => void; arrived: Promise<void> } {
+  let release!: () => void;
+  let arrive!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  return {
+    behaviour: async (req, res) => {
+      arrive();
+      await released;
+      await then(req, res);
+    },
+    release,
+    arrived,
+  };
+}
+
+/** Never answers (until the server closes). */
+export const hang: Behaviour = () => {};
+
+/** Cuts the connection without an answer: a network error. */
+export const destroy: Behaviour = (req) => {
+  req.socket.destroy();
+};
+
+export async function startTestUpstream(): Promise<TestUpstream> {
+  const requests: RecordedRequest[] = [];
+  const script: Behaviour[] = [];
+  let fallback: Behaviour = validPage;
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    const behaviour = script.shift() ?? fallback;
+    void behaviour(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    hits: () => requests.length,
+    queue: (...behaviours) => script.push(...behaviours),
+    setFallback: (behaviour) => (fallback = behaviour),
+    reset() {
+      requests.length = 0;
+      script.length = 0;
+      fallback = validPage;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
