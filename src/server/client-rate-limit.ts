@@ -13,7 +13,11 @@ export interface ClientRateLimit {
 /** Past this many tracked clients, buckets that have refilled completely are forgotten. */
 const SWEEP_AT = 10_000;
 
-export function createClientRateLimit(options: { burst: number; perSecond: number; now?: () => number }): ClientRateLimit {
+export function createClientRateLimit(options: {
+  burst: number;
+  perSecond: number;
+  now?: () => number;
+}): ClientRateLimit {
   const { burst, perSecond, now = Date.now } = options;
   const buckets = new Map<string, { tokens: number; at: number }>();
 
@@ -44,7 +48,10 @@ export function createClientRateLimit(options: { burst: number; perSecond: numbe
         bucket.tokens -= 1;
         return { ok: true };
       }
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond)) };
+      return {
+        ok: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond)),
+      };
     },
   };
 }

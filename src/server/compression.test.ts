@@ -20,7 +20,11 @@ describe('content coding (issue #3: brotli preferred, gzip otherwise)', () => {
   });
 
   it('round-trips', async () => {
-    const body = Buffer.from(JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => ({ i, title: 'x'.repeat(40) })) }));
+    const body = Buffer.from(
+      JSON.stringify({
+        items: Array.from({ length: 100 }, (_, i) => ({ i, title: 'x'.repeat(40) })),
+      }),
+    );
     expect(brotliDecompressSync(await compress(body, 'br'))).toEqual(body);
     expect(gunzipSync(await compress(body, 'gzip', 'static'))).toEqual(body);
   });

@@ -19,7 +19,11 @@ const gzipAsync = promisify(gzip);
  * `dynamic`: pages, compressed while a browser waits (~1 ms for 80 KB).
  * `static`: built files, compressed once at start-up, as small as possible.
  */
-export function compress(body: Buffer, encoding: Encoding, effort: 'dynamic' | 'static' = 'dynamic'): Promise<Buffer> {
+export function compress(
+  body: Buffer,
+  encoding: Encoding,
+  effort: 'dynamic' | 'static' = 'dynamic',
+): Promise<Buffer> {
   if (encoding === 'br') {
     return brotli(body, {
       params: {
@@ -56,5 +60,7 @@ export function negotiateEncoding(header: string | undefined): Encoding | null {
 
 /** Text types worth compressing. */
 export function isCompressible(contentType: string): boolean {
-  return /^(text\/|application\/(json|problem\+json|javascript|manifest\+json|xml)|image\/svg\+xml)/.test(contentType);
+  return /^(text\/|application\/(json|problem\+json|javascript|manifest\+json|xml)|image\/svg\+xml)/.test(
+    contentType,
+  );
 }

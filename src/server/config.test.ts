@@ -21,24 +21,42 @@ describe('configuration (issue #3: parsed and checked once)', () => {
       CATALOGUE_FAULT_CONTROL: 'true',
       EMBEDDED_CATALOGUE_PORT: '9123',
     });
-    expect(config.upstream).toEqual({ kind: 'embedded', port: 9123, dataDir: 'data', faults: { latencyMs: 5, error500Rate: 0.1 }, faultControl: true });
+    expect(config.upstream).toEqual({
+      kind: 'embedded',
+      port: 9123,
+      dataDir: 'data',
+      faults: { latencyMs: 5, error500Rate: 0.1 },
+      faultControl: true,
+    });
   });
 
   it('a remote upstream needs a key and a secret, and says so', () => {
     expect(() => readServerConfig({ CATALOGUE_BASE_URL: 'https://api.example.com' })).toThrow(
       /CATALOGUE_API_KEY and CATALOGUE_API_SECRET are not/,
     );
-    expect(() => readServerConfig({ CATALOGUE_BASE_URL: 'https://api.example.com', CATALOGUE_API_KEY: 'k' })).toThrow(
-      /CATALOGUE_API_SECRET is not/,
-    );
-    const config = readServerConfig({ CATALOGUE_BASE_URL: 'https://api.example.com/v/', CATALOGUE_API_KEY: 'k', CATALOGUE_API_SECRET: 's' });
-    expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://api.example.com/v', apiKey: 'k', apiSecret: 's' });
+    expect(() =>
+      readServerConfig({ CATALOGUE_BASE_URL: 'https://api.example.com', CATALOGUE_API_KEY: 'k' }),
+    ).toThrow(/CATALOGUE_API_SECRET is not/);
+    const config = readServerConfig({
+      CATALOGUE_BASE_URL: 'https://api.example.com/v/',
+      CATALOGUE_API_KEY: 'k',
+      CATALOGUE_API_SECRET: 's',
+    });
+    expect(config.upstream).toEqual({
+      kind: 'remote',
+      baseUrl: 'https://api.example.com/v',
+      apiKey: 'k',
+      apiSecret: 's',
+    });
   });
 
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
     [{ CATALOGUE_BASE_URL: 'ftp://x', CATALOGUE_API_KEY: 'k', CATALOGUE_API_SECRET: 's' }, /http/],
-    [{ CATALOGUE_BASE_URL: 'https://u:p@x', CATALOGUE_API_KEY: 'k', CATALOGUE_API_SECRET: 's' }, /credentials/],
+    [
+      { CATALOGUE_BASE_URL: 'https://u:p@x', CATALOGUE_API_KEY: 'k', CATALOGUE_API_SECRET: 's' },
+      /credentials/,
+    ],
     [{ CATALOGUE_FAULTS: 'bogus=1' }, /CATALOGUE_FAULTS/],
     [{ UPSTREAM_RETRIES: '5' }, /UPSTREAM_RETRIES/],
   ])('refuses %j', (env, message) => {
@@ -46,7 +64,11 @@ describe('configuration (issue #3: parsed and checked once)', () => {
   });
 
   it('describes itself without the credentials', () => {
-    const config = readServerConfig({ CATALOGUE_BASE_URL: 'https://api.example.com', CATALOGUE_API_KEY: 'key-123', CATALOGUE_API_SECRET: 'secret-456' });
+    const config = readServerConfig({
+      CATALOGUE_BASE_URL: 'https://api.example.com',
+      CATALOGUE_API_KEY: 'key-123',
+      CATALOGUE_API_SECRET: 'secret-456',
+    });
     const text = JSON.stringify(describeConfig(config));
     expect(text).toContain('api.example.com');
     expect(text).not.toContain('key-123');

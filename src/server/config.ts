@@ -18,7 +18,8 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
 
 const schema = z.object({
   PORT: int(0, 65535, 8080),
@@ -89,16 +90,22 @@ function parseBaseUrl(text: string): string {
     throw new ConfigError('CATALOGUE_BASE_URL must start with http:// or https://');
   }
   if (url.username || url.password) {
-    throw new ConfigError('CATALOGUE_BASE_URL must not carry credentials; use CATALOGUE_API_KEY and CATALOGUE_API_SECRET');
+    throw new ConfigError(
+      'CATALOGUE_BASE_URL must not carry credentials; use CATALOGUE_API_KEY and CATALOGUE_API_SECRET',
+    );
   }
-  if (url.search || url.hash) throw new ConfigError('CATALOGUE_BASE_URL must not have a query or fragment');
+  if (url.search || url.hash)
+    throw new ConfigError('CATALOGUE_BASE_URL must not have a query or fragment');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Parses an environment (by default this process's) into the server's configuration. */
-export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+export function readServerConfig(
+  env: Record<string, string | undefined> = process.env,
+): ServerConfig {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) throw new ConfigError(`Explorer configuration: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success)
+    throw new ConfigError(`Explorer configuration: ${z.prettifyError(parsed.error)}`);
   const e = parsed.data;
 
   let upstream: ServerConfig['upstream'];
@@ -145,7 +152,10 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     trustProxy: e.TRUST_PROXY,
     upstream,
     quotaPerHour: e.CATALOGUE_QUOTA_PER_HOUR,
-    clientRateLimit: { burst: e.CLIENT_RATE_LIMIT_BURST, perSecond: e.CLIENT_RATE_LIMIT_PER_SECOND },
+    clientRateLimit: {
+      burst: e.CLIENT_RATE_LIMIT_BURST,
+      perSecond: e.CLIENT_RATE_LIMIT_PER_SECOND,
+    },
     cacheMaxBytes: e.CACHE_MAX_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamRetries: e.UPSTREAM_RETRIES,

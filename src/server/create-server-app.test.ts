@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../shared/endpoints.ts';
-import { demoEntriesSchema, INITIAL_PAGE_PLACEHOLDER, initialPageSchema } from '../shared/explorer-api.ts';
+import {
+  demoEntriesSchema,
+  INITIAL_PAGE_PLACEHOLDER,
+  initialPageSchema,
+} from '../shared/explorer-api.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../shared/problem.ts';
 import { createClientRateLimit } from './client-rate-limit.ts';
 import { createServerApp, type ServerAppOptions } from './create-server-app.ts';
@@ -52,7 +56,10 @@ beforeAll(async () => {
     join(staticRoot, 'index.html'),
     `<!doctype html><html><head><title>Catalogue Explorer</title><script type="module" src="${ASSET}"></script></head><body><div id="root"></div>${INITIAL_PAGE_PLACEHOLDER}</body></html>\n${'<!-- padding -->'.repeat(100)}`,
   );
-  writeFileSync(join(staticRoot, ASSET.slice(1)), `console.log(${JSON.stringify('x'.repeat(4000))});`);
+  writeFileSync(
+    join(staticRoot, ASSET.slice(1)),
+    `console.log(${JSON.stringify('x'.repeat(4000))});`,
+  );
   writeFileSync(join(staticRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(staticRoot, '.env'), `CATALOGUE_API_SECRET=${API_SECRET}`); // dotfiles are never served
   site = loadStaticSite(staticRoot);
@@ -85,10 +92,25 @@ interface Setup extends Partial<ServerAppOptions> {
 }
 
 function setup(options: Setup = {}) {
-  const { budget = 1000, burst = 1000, deadlineMs = 2000, cacheBytes = 10_000_000, baseUrl = upstream.url, ...rest } = options;
+  const {
+    budget = 1000,
+    burst = 1000,
+    deadlineMs = 2000,
+    cacheBytes = 10_000_000,
+    baseUrl = upstream.url,
+    ...rest
+  } = options;
   const logger = createLogger('debug', { write: (line: string) => void logLines.push(line) });
   const quota = createQuotaGuard({ budgetPerHour: budget });
-  const client = createUpstreamClient({ baseUrl, apiKey: API_KEY, apiSecret: API_SECRET, quota, logger, backoffMs: 1, deadlineMs });
+  const client = createUpstreamClient({
+    baseUrl,
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    quota,
+    logger,
+    backoffMs: 1,
+    deadlineMs,
+  });
   clients.push(client);
   const app = createServerApp({
     upstream: client,
@@ -102,7 +124,9 @@ function setup(options: Setup = {}) {
   });
   /** A request from `address` (the socket's remote address, as @hono/node-server gives it). */
   const request = async (path: string, init: RequestInit = {}, address = '192.0.2.1') => {
-    const response = await app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
+    const response = await app.request(path, init, {
+      incoming: { socket: { remoteAddress: address } },
+    });
     const body = Buffer.from(await response.arrayBuffer());
     seen.push(JSON.stringify([...response.headers]), body.toString('latin1'));
     return { response, body, text: body.toString('utf8') };
@@ -151,15 +175,18 @@ describe('lookups through the explorer', () => {
     expect(sent?.url).toBe(`/api/v1/channel-videos?id=${CHANNEL}`);
     expect(sent?.headers['api-key']).toBe(API_KEY);
     expect(sent?.headers['api-secret']).toBe(API_SECRET);
-    for (const name of ['cookie', 'authorization', 'x-forwarded-for', 'referer']) expect(sent?.headers[name]).toBeUndefined();
+    for (const name of ['cookie', 'authorization', 'x-forwarded-for', 'referer'])
+      expect(sent?.headers[name]).toBeUndefined();
   });
 
   it('passes a continuation through byte for byte', async () => {
     const { request } = setup();
-    const continuation = 'EgZ2aWRlb3O4AQ+/=%3D%25~!*\'()';
+    const continuation = "EgZ2aWRlb3O4AQ+/=%3D%25~!*'()";
     const { response } = await request(api('playlist', PLAYLIST, continuation));
     expect(response.status).toBe(200);
-    expect(new URL(upstream.requests[0]?.url ?? '', 'http://x').searchParams.get('continuation')).toBe(continuation);
+    expect(
+      new URL(upstream.requests[0]?.url ?? '', 'http://x').searchParams.get('continuation'),
+    ).toBe(continuation);
   });
 
   it.each([
@@ -171,15 +198,27 @@ describe('lookups through the explorer', () => {
     ['a repeated id', `/api/v1/playlist?id=${PLAYLIST}&id=${PLAYLIST}`],
     ['a repeated continuation', `/api/v1/playlist?id=${PLAYLIST}&continuation=a&continuation=b`],
     ['an unknown parameter', `/api/v1/playlist?id=${PLAYLIST}&key=${API_KEY}`],
-    ['an oversized continuation', `/api/v1/playlist?id=${PLAYLIST}&continuation=${'A'.repeat(5000)}`],
+    [
+      'an oversized continuation',
+      `/api/v1/playlist?id=${PLAYLIST}&continuation=${'A'.repeat(5000)}`,
+    ],
     ['a continuation with a space', `/api/v1/playlist?id=${PLAYLIST}&continuation=a%20b`],
-    ['a continuation with a control character', `/api/v1/playlist?id=${PLAYLIST}&continuation=a%00b`],
+    [
+      'a continuation with a control character',
+      `/api/v1/playlist?id=${PLAYLIST}&continuation=a%00b`,
+    ],
     ['broken percent-encoding', `/api/v1/playlist?id=${PLAYLIST}&continuation=%E0%A4%A`],
   ])('%s: 400, and the upstream is never called', async (_label, path) => {
     const { request } = setup();
     const result = await request(path);
     const problem = expectProblem(result, 400, problemSchema.parse(JSON.parse(result.text)).code);
-    expect(['missing_id', 'invalid_id', 'repeated_parameter', 'unknown_parameter', 'invalid_continuation']).toContain(problem.code);
+    expect([
+      'missing_id',
+      'invalid_id',
+      'repeated_parameter',
+      'unknown_parameter',
+      'invalid_continuation',
+    ]).toContain(problem.code);
     expect(result.response.headers.get('cache-control')).toBe('no-store');
     expect(upstream.hits()).toBe(0);
   });
@@ -189,14 +228,28 @@ describe('lookups through the explorer', () => {
     expectProblem(await request('/api/v1/playlist'), 400, 'missing_id');
     expectProblem(await request('/api/v1/channel-videos?id=nope'), 400, 'invalid_id');
     expectProblem(await request(`/api/v1/playlist?id=${PLAYLIST}&x=1`), 400, 'unknown_parameter');
-    expectProblem(await request(`/api/v1/playlist?id=${PLAYLIST}&id=${PLAYLIST}`), 400, 'repeated_parameter');
-    expectProblem(await request(`/api/v1/playlist?id=${PLAYLIST}&continuation=${'A'.repeat(5000)}`), 400, 'invalid_continuation');
+    expectProblem(
+      await request(`/api/v1/playlist?id=${PLAYLIST}&id=${PLAYLIST}`),
+      400,
+      'repeated_parameter',
+    );
+    expectProblem(
+      await request(`/api/v1/playlist?id=${PLAYLIST}&continuation=${'A'.repeat(5000)}`),
+      400,
+      'invalid_continuation',
+    );
     expect(upstream.hits()).toBe(0);
   });
 });
 
 describe('upstream errors, mapped (issue #3 "Error mapping")', () => {
-  const problemBody = (status: number, code: string) => ({ type: 'about:blank', title: 'x', status, detail: `Upstream ${code}.`, code });
+  const problemBody = (status: number, code: string) => ({
+    type: 'about:blank',
+    title: 'x',
+    status,
+    detail: `Upstream ${code}.`,
+    code,
+  });
 
   it.each([
     ['400', json(400, problemBody(400, 'invalid_continuation')), 400, 'invalid_continuation'],
@@ -206,9 +259,24 @@ describe('upstream errors, mapped (issue #3 "Error mapping")', () => {
     ['403', json(403, 'Forbidden'), 502, 'upstream_credentials_rejected'],
     ['500', json(500, 'Internal Server Error'), 502, 'upstream_error'],
     ['a 200 with a malformed body', json(200, '{"items":[{"id":"'), 502, 'upstream_bad_response'],
-    ['a 200 that breaks the schema', json(200, { items: [{ id: 1 }], continuation: null }), 502, 'upstream_bad_response'],
-    ['a first playlist page without info', json(200, { items: [playlistItem(1)], continuation: null }), 502, 'upstream_bad_response'],
-    ['a redirect', json(302, '', { Location: 'https://attacker.example/' }), 502, 'upstream_bad_response'],
+    [
+      'a 200 that breaks the schema',
+      json(200, { items: [{ id: 1 }], continuation: null }),
+      502,
+      'upstream_bad_response',
+    ],
+    [
+      'a first playlist page without info',
+      json(200, { items: [playlistItem(1)], continuation: null }),
+      502,
+      'upstream_bad_response',
+    ],
+    [
+      'a redirect',
+      json(302, '', { Location: 'https://attacker.example/' }),
+      502,
+      'upstream_bad_response',
+    ],
   ])('upstream %s → %i %s', async (_label, behaviour, status, code) => {
     const { request } = setup();
     upstream.queue(behaviour);
@@ -256,11 +324,16 @@ describe('upstream errors, mapped (issue #3 "Error mapping")', () => {
     expect((await request('/readyz')).response.status).toBe(200);
     upstream.queue(json(401, problemBody(401, 'unauthorized')));
     await request(api('playlist', PLAYLIST));
-    const errors = logLines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
+    const errors = logLines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level >= 50);
     expect(errors.some((l) => /REJECTED THE API CREDENTIALS/.test(l.msg))).toBe(true);
     const ready = await request('/readyz');
     expect(ready.response.status).toBe(503);
-    expect(JSON.parse(ready.text)).toMatchObject({ status: 'degraded', reason: 'upstream_credentials_rejected' });
+    expect(JSON.parse(ready.text)).toMatchObject({
+      status: 'degraded',
+      reason: 'upstream_credentials_rejected',
+    });
     expect((await request('/healthz')).response.status).toBe(200);
   });
 
@@ -326,11 +399,19 @@ describe('spending the quota wisely', () => {
     expect(stale.text).toBe(fresh.text);
 
     const { request: viaDeadUpstream } = setup({ now: () => now, baseUrl: 'http://127.0.0.1:9' });
-    await viaDeadUpstream(api('channel-videos', CHANNEL)).then((r) => expect(r.response.status).toBe(503));
+    await viaDeadUpstream(api('channel-videos', CHANNEL)).then((r) =>
+      expect(r.response.status).toBe(503),
+    );
 
     // The upstream recovers: a fresh copy replaces the stale one.
     upstream.requests.length = 0;
-    upstream.queue(json(200, { info: playlistInfo(PLAYLIST), items: [playlistItem(1), playlistItem(2)], continuation: null }));
+    upstream.queue(
+      json(200, {
+        info: playlistInfo(PLAYLIST),
+        items: [playlistItem(1), playlistItem(2)],
+        continuation: null,
+      }),
+    );
     const renewed = await request(api('playlist', PLAYLIST));
     expect(renewed.response.headers.get('x-cache')).toBe('miss');
     expect(JSON.parse(renewed.text).items).toHaveLength(2);
@@ -358,7 +439,11 @@ describe('spending the quota wisely', () => {
 
   it('the quota guard answers 429 before the budget is spent', async () => {
     const { request, quota } = setup({ budget: 3 });
-    for (const id of ['PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'PLbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'PLcccccccccccccccccccccccccccccccc']) {
+    for (const id of [
+      'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'PLbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+      'PLcccccccccccccccccccccccccccccccc',
+    ]) {
       expect((await request(api('playlist', id))).response.status).toBe(200);
     }
     const refused = await request(api('playlist', 'PLdddddddddddddddddddddddddddddddd'));
@@ -368,21 +453,29 @@ describe('spending the quota wisely', () => {
     expect(upstream.hits()).toBe(3);
     expect(quota.stats().usedLastHour).toBe(3);
     // What is cached is still served.
-    expect((await request(api('playlist', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'))).response.status).toBe(200);
+    expect(
+      (await request(api('playlist', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'))).response.status,
+    ).toBe(200);
   });
 
   it('one client cannot drain the budget; cache hits and merged requests are free', async () => {
     const { request } = setup({ burst: 2 });
     const a = '198.51.100.1';
     const b = '198.51.100.2';
-    expect((await request(api('playlist', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), {}, a)).response.status).toBe(200);
-    expect((await request(api('playlist', 'PLbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'), {}, a)).response.status).toBe(200);
+    expect(
+      (await request(api('playlist', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), {}, a)).response.status,
+    ).toBe(200);
+    expect(
+      (await request(api('playlist', 'PLbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'), {}, a)).response.status,
+    ).toBe(200);
     const limited = await request(api('playlist', 'PLcccccccccccccccccccccccccccccccc'), {}, a);
     expectProblem(limited, 429, 'rate_limited');
     expect(limited.response.headers.get('retry-after')).not.toBeNull();
     expect(upstream.hits()).toBe(2);
     // Cache hits are free.
-    expect((await request(api('playlist', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), {}, a)).response.status).toBe(200);
+    expect(
+      (await request(api('playlist', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), {}, a)).response.status,
+    ).toBe(200);
     // Another client is unaffected, and A may join B's request in flight.
     const held = gate();
     upstream.queue(held.behaviour);
@@ -397,17 +490,30 @@ describe('spending the quota wisely', () => {
 
   it('reads the client from X-Forwarded-For only when told to trust a proxy', async () => {
     const { request } = setup({ burst: 1, trustProxy: true });
-    const via = (ip: string, id: string) => request(api('playlist', id), { headers: { 'X-Forwarded-For': `10.0.0.1, ${ip}` } });
-    expect((await via('203.0.113.1', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).response.status).toBe(200);
-    expect((await via('203.0.113.2', 'PLbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')).response.status).toBe(200);
-    expect((await via('203.0.113.1', 'PLcccccccccccccccccccccccccccccccc')).response.status).toBe(429);
+    const via = (ip: string, id: string) =>
+      request(api('playlist', id), { headers: { 'X-Forwarded-For': `10.0.0.1, ${ip}` } });
+    expect((await via('203.0.113.1', 'PLaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).response.status).toBe(
+      200,
+    );
+    expect((await via('203.0.113.2', 'PLbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')).response.status).toBe(
+      200,
+    );
+    expect((await via('203.0.113.1', 'PLcccccccccccccccccccccccccccccccc')).response.status).toBe(
+      429,
+    );
   });
 });
 
 describe('to the browser', () => {
   it('strong ETags and 304, per content coding', async () => {
     const { request } = setup();
-    upstream.queue(json(200, { info: playlistInfo(PLAYLIST), items: Array.from({ length: 20 }, (_, i) => playlistItem(i + 1)), continuation: null }));
+    upstream.queue(
+      json(200, {
+        info: playlistInfo(PLAYLIST),
+        items: Array.from({ length: 20 }, (_, i) => playlistItem(i + 1)),
+        continuation: null,
+      }),
+    );
     const first = await request(api('playlist', PLAYLIST));
     const etag = first.response.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"[\w-]+"$/);
@@ -419,13 +525,20 @@ describe('to the browser', () => {
     expect(again.body.length).toBe(0);
     expect(again.response.headers.get('etag')).toBe(etag);
 
-    const big = await request(api('playlist', PLAYLIST), { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    const big = await request(api('playlist', PLAYLIST), {
+      headers: { 'Accept-Encoding': 'gzip, deflate, br' },
+    });
     const brTag = big.response.headers.get('etag') ?? '';
     expect(brTag).not.toBe(etag);
     expect(brTag.startsWith('"')).toBe(true);
-    const brAgain = await request(api('playlist', PLAYLIST), { headers: { 'Accept-Encoding': 'br', 'If-None-Match': `W/${brTag}` } });
+    const brAgain = await request(api('playlist', PLAYLIST), {
+      headers: { 'Accept-Encoding': 'br', 'If-None-Match': `W/${brTag}` },
+    });
     expect(brAgain.response.status).toBe(304);
-    expect((await request(api('playlist', PLAYLIST), { headers: { 'If-None-Match': '"other"' } })).response.status).toBe(200);
+    expect(
+      (await request(api('playlist', PLAYLIST), { headers: { 'If-None-Match': '"other"' } }))
+        .response.status,
+    ).toBe(200);
   });
 
   it('compresses pages with brotli, or gzip, when accepted', async () => {
@@ -434,7 +547,9 @@ describe('to the browser', () => {
     upstream.queue(json(200, { info: playlistInfo(PLAYLIST), items, continuation: 'c' }));
     const plain = await request(api('playlist', PLAYLIST));
     expect(plain.response.headers.get('content-encoding')).toBeNull();
-    const br = await request(api('playlist', PLAYLIST), { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } });
+    const br = await request(api('playlist', PLAYLIST), {
+      headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' },
+    });
     expect(br.response.headers.get('content-encoding')).toBe('br');
     expect(br.body.length).toBeLessThan(plain.body.length / 5);
     expect(brotliDecompressSync(br.body).toString()).toBe(plain.text);
@@ -443,7 +558,9 @@ describe('to the browser', () => {
     expect(gunzipSync(gz.body).toString()).toBe(plain.text);
     // Small answers are not worth it.
     upstream.queue(json(200, { items: [channelVideo(1)], continuation: null }));
-    const small = await request(api('channel-videos', CHANNEL), { headers: { 'Accept-Encoding': 'br' } });
+    const small = await request(api('channel-videos', CHANNEL), {
+      headers: { 'Accept-Encoding': 'br' },
+    });
     expect(small.response.headers.get('content-encoding')).toBeNull();
   });
 
@@ -467,7 +584,14 @@ describe('to the browser', () => {
 
   it('unknown API paths are JSON 404 problems', async () => {
     const { request } = setup();
-    for (const path of ['/api', '/api/', '/api/v1', '/api/v1/search?q=x', '/api/v2/playlist?id=x', '/api/v1/playlist/extra']) {
+    for (const path of [
+      '/api',
+      '/api/',
+      '/api/v1',
+      '/api/v1/search?q=x',
+      '/api/v2/playlist?id=x',
+      '/api/v1/playlist/extra',
+    ]) {
       expectProblem(await request(path), 404, 'not_found');
     }
   });
@@ -483,9 +607,17 @@ describe('to the browser', () => {
   it('security headers on every kind of answer', async () => {
     const { request } = setup();
     const answers = await Promise.all(
-      [api('playlist', PLAYLIST), '/api/v1/playlist', '/api/nope', '/', '/nope', ASSET, '/assets/missing.js', '/healthz', '/readyz'].map((p) =>
-        request(p),
-      ),
+      [
+        api('playlist', PLAYLIST),
+        '/api/v1/playlist',
+        '/api/nope',
+        '/',
+        '/nope',
+        ASSET,
+        '/assets/missing.js',
+        '/healthz',
+        '/readyz',
+      ].map((p) => request(p)),
     );
     answers.push(await request('/', { method: 'POST' }));
     for (const { response } of answers) {
@@ -522,7 +654,9 @@ describe('the app', () => {
     expect(asset.response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const etag = asset.response.headers.get('etag') ?? '';
-    expect((await request(ASSET, { headers: { 'If-None-Match': etag } })).response.status).toBe(304);
+    expect((await request(ASSET, { headers: { 'If-None-Match': etag } })).response.status).toBe(
+      304,
+    );
     const br = await request(ASSET, { headers: { 'Accept-Encoding': 'br' } });
     expect(br.response.headers.get('content-encoding')).toBe('br');
     expect(brotliDecompressSync(br.body)).toEqual(asset.body);
@@ -594,7 +728,9 @@ describe('the app', () => {
   it('logs one structured line per request, without query or credentials', async () => {
     const { request } = setup();
     const before = logLines.length;
-    await request(`${api('playlist', PLAYLIST, 'secret-looking-continuation')}`, { headers: { 'X-Request-Id': 'trace-123' } });
+    await request(`${api('playlist', PLAYLIST, 'secret-looking-continuation')}`, {
+      headers: { 'X-Request-Id': 'trace-123' },
+    });
     const lines = logLines.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
     const line = lines.find((l) => l.msg === 'request');
     expect(line).toMatchObject({

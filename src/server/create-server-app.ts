@@ -8,7 +8,12 @@ import type { ClientRateLimit } from './client-rate-limit.ts';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
 import { problemResponse, respond, type HeaderRecord } from './http-responses.ts';
 import { initialPageLookup, initialPageScript, injectInitialPage } from './initial-page.ts';
-import { createPageSource, type PageAnswer, type PageCacheEntry, type StoredPage } from './page-source.ts';
+import {
+  createPageSource,
+  type PageAnswer,
+  type PageCacheEntry,
+  type StoredPage,
+} from './page-source.ts';
 import type { QuotaGuard } from './quota-guard.ts';
 import { createRequestCoalescer } from './request-coalescer.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -71,7 +76,13 @@ function notModified(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   for (const raw of header.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
-    if (tag === '*' || tag === etag || tag === variantTag(etag, 'br') || tag === variantTag(etag, 'gzip')) return true;
+    if (
+      tag === '*' ||
+      tag === etag ||
+      tag === variantTag(etag, 'br') ||
+      tag === variantTag(etag, 'gzip')
+    )
+      return true;
   }
   return false;
 }
@@ -131,7 +142,8 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   app.use(async (c, next) => {
     const started = performance.now();
     const given = c.req.header('x-request-id');
-    const reqId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : `${bootId}-${++requestCount}`;
+    const reqId =
+      given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : `${bootId}-${++requestCount}`;
     const log: RequestLog = { route: 'unmatched' };
     c.set('reqId', reqId);
     c.set('log', log);
@@ -158,17 +170,25 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   app.use(async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       c.get('log').route = 'method-not-allowed';
-      return problemResponse(405, 'method_not_allowed', `${c.req.method} is not supported here; use GET.`, {
-        instance: c.req.path,
-        headers: { Allow: ALLOW },
-      });
+      return problemResponse(
+        405,
+        'method_not_allowed',
+        `${c.req.method} is not supported here; use GET.`,
+        {
+          instance: c.req.path,
+          headers: { Allow: ALLOW },
+        },
+      );
     }
     await next();
   });
 
   app.get('/healthz', (c) => {
     c.get('log').route = 'healthz';
-    return respond(200, '{"status":"ok"}', { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' });
+    return respond(200, '{"status":"ok"}', {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': 'no-store',
+    });
   });
 
   app.get('/readyz', (c) => {
@@ -182,24 +202,40 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
       quota: quota.stats(),
       cache: cache.stats(),
     };
-    return respond(status === 'ready' ? 200 : 503, JSON.stringify(body), { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' });
+    return respond(status === 'ready' ? 200 : 503, JSON.stringify(body), {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': 'no-store',
+    });
   });
 
   app.get(DEMO_ENTRIES_PATH, (c) => {
     c.get('log').route = 'demo';
     if (demoEntries === null) {
-      return problemResponse(404, 'not_found', 'This explorer is not running the demo catalogue.', { instance: c.req.path });
+      return problemResponse(404, 'not_found', 'This explorer is not running the demo catalogue.', {
+        instance: c.req.path,
+      });
     }
-    return respond(200, JSON.stringify({ entries: demoEntries }), { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' });
+    return respond(200, JSON.stringify({ entries: demoEntries }), {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': 'public, max-age=300',
+    });
   });
 
-  async function sendPage(c: Context<AppEnv>, lookup: Lookup, answer: Extract<PageAnswer, { kind: 'page' }>) {
+  async function sendPage(
+    c: Context<AppEnv>,
+    lookup: Lookup,
+    answer: Extract<PageAnswer, { kind: 'page' }>,
+  ) {
     const page = answer.page;
-    const encoding = page.body.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(c.req.header('accept-encoding')) : null;
+    const encoding =
+      page.body.length >= COMPRESS_MIN_BYTES
+        ? negotiateEncoding(c.req.header('accept-encoding'))
+        : null;
     const headers: HeaderRecord = {
       'Content-Type': JSON_TYPE,
       // A stale copy stood in for a failed upstream: let the browser ask again next time.
-      'Cache-Control': answer.cache === 'stale' ? 'no-cache' : `public, max-age=${API_MAX_AGE_SECONDS}`,
+      'Cache-Control':
+        answer.cache === 'stale' ? 'no-cache' : `public, max-age=${API_MAX_AGE_SECONDS}`,
       ETag: variantTag(page.etag, encoding),
       Vary: 'Accept-Encoding',
       'X-Cache': answer.cache,
@@ -217,7 +253,8 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
       const url = c.req.url;
       const mark = url.indexOf('?');
       const checked = validateLookup(name, mark === -1 ? '' : url.slice(mark + 1));
-      if (!checked.ok) return problemResponse(400, checked.code, checked.detail, { instance: c.req.path });
+      if (!checked.ok)
+        return problemResponse(400, checked.code, checked.detail, { instance: c.req.path });
 
       const answer = await pageSource.get(checked.lookup, clientAddress(c, trustProxy));
       log.cache = answer.cache;
@@ -226,45 +263,76 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
       if (answer.kind === 'page') return sendPage(c, checked.lookup, answer);
       return problemResponse(answer.status, answer.code, answer.detail, {
         instance: c.req.path,
-        ...(answer.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: answer.retryAfterSeconds }),
+        ...(answer.retryAfterSeconds === undefined
+          ? {}
+          : { retryAfterSeconds: answer.retryAfterSeconds }),
       });
     });
   }
 
   app.get(`${THUMBNAIL_PREFIX}*`, async (c) => {
     c.get('log').route = 'thumbnail';
-    if (thumbnails === null) return problemResponse(404, 'not_found', 'No such thumbnail.', { instance: c.req.path });
+    if (thumbnails === null)
+      return problemResponse(404, 'not_found', 'No such thumbnail.', { instance: c.req.path });
     const url = c.req.url;
-    const answer = await thumbnails.fetch(url.slice(url.indexOf(THUMBNAIL_PREFIX, url.indexOf('//') + 2)));
-    if (answer.status === 404) return problemResponse(404, 'not_found', 'No such thumbnail.', { instance: c.req.path });
-    if (answer.status !== 200) return problemResponse(502, 'upstream_error', 'The thumbnail could not be fetched.', { instance: c.req.path });
+    const answer = await thumbnails.fetch(
+      url.slice(url.indexOf(THUMBNAIL_PREFIX, url.indexOf('//') + 2)),
+    );
+    if (answer.status === 404)
+      return problemResponse(404, 'not_found', 'No such thumbnail.', { instance: c.req.path });
+    if (answer.status !== 200)
+      return problemResponse(502, 'upstream_error', 'The thumbnail could not be fetched.', {
+        instance: c.req.path,
+      });
     return respond(200, answer.body, answer.headers);
   });
 
   function sendFile(c: Context<AppEnv>, file: StaticFile, status: 200 | 404) {
     const accepted = negotiateEncoding(c.req.header('accept-encoding'));
     const encoding = accepted !== null && file.encoded[accepted] !== undefined ? accepted : null;
-    const headers: HeaderRecord = { 'Content-Type': file.contentType, 'Cache-Control': file.cacheControl };
-    if (file.encoded.br !== undefined || file.encoded.gzip !== undefined) headers.Vary = 'Accept-Encoding';
+    const headers: HeaderRecord = {
+      'Content-Type': file.contentType,
+      'Cache-Control': file.cacheControl,
+    };
+    if (file.encoded.br !== undefined || file.encoded.gzip !== undefined)
+      headers.Vary = 'Accept-Encoding';
     if (status === 200) {
       headers.ETag = variantTag(file.etag, encoding);
       if (notModified(c.req.header('if-none-match'), file.etag)) return respond(304, null, headers);
     }
     if (encoding === null) return respond(status, file.body, headers);
-    return respond(status, file.encoded[encoding] as Buffer, { ...headers, 'Content-Encoding': encoding });
+    return respond(status, file.encoded[encoding] as Buffer, {
+      ...headers,
+      'Content-Encoding': encoding,
+    });
   }
 
   /** The HTML with a first page inside, made once per cached page and coding. */
-  const htmlWithPage = new WeakMap<StoredPage, { identity: Buffer; encoded: Partial<Record<Encoding, Promise<Buffer>>> }>();
+  const htmlWithPage = new WeakMap<
+    StoredPage,
+    { identity: Buffer; encoded: Partial<Record<Encoding, Promise<Buffer>>> }
+  >();
 
-  async function sendHtmlWithPage(c: Context<AppEnv>, site: StaticSite, lookup: Lookup, page: StoredPage) {
+  async function sendHtmlWithPage(
+    c: Context<AppEnv>,
+    site: StaticSite,
+    lookup: Lookup,
+    page: StoredPage,
+  ) {
     let rendered = htmlWithPage.get(page);
     if (rendered === undefined) {
-      const html = injectInitialPage(site.index.body.toString('utf8'), initialPageScript(lookup, page.body));
+      const html = injectInitialPage(
+        site.index.body.toString('utf8'),
+        initialPageScript(lookup, page.body),
+      );
       rendered = { identity: Buffer.from(html), encoded: {} };
       htmlWithPage.set(page, rendered);
     }
-    const headers: HeaderRecord = { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+    const headers: HeaderRecord = {
+      'Content-Type': HTML_TYPE,
+      'Cache-Control': 'no-cache',
+      Vary: 'Accept-Encoding',
+    };
     const encoding = negotiateEncoding(c.req.header('accept-encoding'));
     if (encoding === null) return respond(200, rendered.identity, headers);
     const body = await (rendered.encoded[encoding] ??= compress(rendered.identity, encoding));
@@ -290,7 +358,10 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     if (path.startsWith('/assets/')) {
       // A missing script or style: HTML in its place would only confuse the browser.
       log.route = 'static';
-      return respond(404, 'Not Found', { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      return respond(404, 'Not Found', {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
     }
     if (!isAppRoute(path)) {
       // The app's own not-found page, with the status a crawler or a script expects.
@@ -302,7 +373,10 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     if (lookup !== null) {
       // Same cache, merging and quota as the API; on a slow or failed upstream the app simply
       // fetches the page itself.
-      const answer = await within(pageSource.get(lookup, clientAddress(c, trustProxy)), initialPageWaitMs);
+      const answer = await within(
+        pageSource.get(lookup, clientAddress(c, trustProxy)),
+        initialPageWaitMs,
+      );
       if (answer !== null) {
         log.cache = answer.cache;
         if (answer.upstreamStatus !== undefined) log.upstreamStatus = answer.upstreamStatus;
@@ -312,11 +386,22 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     return sendFile(c, staticSite.index, 200);
   });
 
-  app.notFound((c) => problemResponse(404, 'not_found', `Nothing here: ${c.req.path}`, { instance: c.req.path }));
+  app.notFound((c) =>
+    problemResponse(404, 'not_found', `Nothing here: ${c.req.path}`, { instance: c.req.path }),
+  );
 
   app.onError((error, c) => {
-    logger.error({ reqId: c.get('reqId'), path: c.req.path, err: { name: error.name, message: error.message, stack: error.stack } }, 'unhandled error');
-    return problemResponse(500, 'internal_error', 'The explorer failed to answer this request.', { instance: c.req.path });
+    logger.error(
+      {
+        reqId: c.get('reqId'),
+        path: c.req.path,
+        err: { name: error.name, message: error.message, stack: error.stack },
+      },
+      'unhandled error',
+    );
+    return problemResponse(500, 'internal_error', 'The explorer failed to answer this request.', {
+      instance: c.req.path,
+    });
   });
 
   return app;

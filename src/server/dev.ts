@@ -39,7 +39,10 @@ server.on('request', (req, res) => {
 });
 server.listen(config.port, config.host, () => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  logger.info({ url: `http://${shown}:${config.port}`, upstream: explorer.upstreamUrl }, 'explorer dev server listening');
+  logger.info(
+    { url: `http://${shown}:${config.port}`, upstream: explorer.upstreamUrl },
+    'explorer dev server listening',
+  );
 });
 
 async function stop() {

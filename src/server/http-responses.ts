@@ -8,9 +8,16 @@ import { SECURITY_HEADERS } from './security-headers.ts';
 
 export type HeaderRecord = Record<string, string>;
 
-export function respond(status: number, body: Uint8Array | string | null, headers: HeaderRecord): Response {
+export function respond(
+  status: number,
+  body: Uint8Array | string | null,
+  headers: HeaderRecord,
+): Response {
   // A Buffer is a Uint8Array; the DOM typings want one backed by a plain ArrayBuffer.
-  return new Response(body as BodyInit | null, { status, headers: { ...SECURITY_HEADERS, ...headers } });
+  return new Response(body as BodyInit | null, {
+    status,
+    headers: { ...SECURITY_HEADERS, ...headers },
+  });
 }
 
 export function problemResponse(

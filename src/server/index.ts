@@ -31,7 +31,10 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 server.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  logger.info({ url: `http://${shown}:${port}`, upstream: explorer.upstreamUrl }, 'explorer listening');
+  logger.info(
+    { url: `http://${shown}:${port}`, upstream: explorer.upstreamUrl },
+    'explorer listening',
+  );
 });
 
 // Graceful shutdown (issue #3): stop accepting, let in-flight requests finish, then close the
@@ -42,9 +45,15 @@ function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   explorer.markStopping();
-  const idle = setInterval(() => 'closeIdleConnections' in server && server.closeIdleConnections(), 100);
+  const idle = setInterval(
+    () => 'closeIdleConnections' in server && server.closeIdleConnections(),
+    100,
+  );
   const force = setTimeout(() => {
-    logger.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'in-flight requests did not finish in time; closing connections');
+    logger.warn(
+      { graceMs: SHUTDOWN_GRACE_MS },
+      'in-flight requests did not finish in time; closing connections',
+    );
     if ('closeAllConnections' in server) server.closeAllConnections();
   }, SHUTDOWN_GRACE_MS);
   force.unref();
@@ -53,7 +62,9 @@ function shutdown(signal: string) {
     clearTimeout(force);
     void explorer
       .close()
-      .catch((error: unknown) => logger.error({ err: { message: (error as Error).message } }, 'error while closing'))
+      .catch((error: unknown) =>
+        logger.error({ err: { message: (error as Error).message } }, 'error while closing'),
+      )
       .finally(() => {
         logger.info('stopped');
         logger.flush();

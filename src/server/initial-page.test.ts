@@ -22,24 +22,45 @@ describe('deep links and their first page (issue #3)', () => {
     expect(lookup(path)).toEqual({ endpoint, id, continuation: undefined });
   });
 
-  it.each(['/', '/playlist/nope', `/channel/${PLAYLIST}`, '/watch?v=dQw4w9WgXcQ', '/playlist/%E0%A4%A', `/elsewhere/${PLAYLIST}`])(
-    '%s has no first page to ship',
-    (path) => {
-      expect(lookup(path)).toBeNull();
-    },
-  );
+  it.each([
+    '/',
+    '/playlist/nope',
+    `/channel/${PLAYLIST}`,
+    '/watch?v=dQw4w9WgXcQ',
+    '/playlist/%E0%A4%A',
+    `/elsewhere/${PLAYLIST}`,
+  ])('%s has no first page to ship', (path) => {
+    expect(lookup(path)).toBeNull();
+  });
 
   it('writes a block the app can read, which no data can close', () => {
-    const page = Buffer.from(JSON.stringify({ items: [{ title: '</script><script>alert(1)</script><!--' }], continuation: null }));
-    const script = initialPageScript({ endpoint: 'playlist', id: PLAYLIST, continuation: undefined }, page);
+    const page = Buffer.from(
+      JSON.stringify({
+        items: [{ title: '</script><script>alert(1)</script><!--' }],
+        continuation: null,
+      }),
+    );
+    const script = initialPageScript(
+      { endpoint: 'playlist', id: PLAYLIST, continuation: undefined },
+      page,
+    );
     expect(script.startsWith('<script type="application/json" id="initial-page">')).toBe(true);
     const inner = script.slice(script.indexOf('>') + 1, -'</script>'.length);
     expect(inner).not.toContain('<');
     const parsed = initialPageSchema.parse(JSON.parse(inner));
-    expect(parsed).toEqual({ endpoint: 'playlist', id: PLAYLIST, page: JSON.parse(page.toString()) });
+    expect(parsed).toEqual({
+      endpoint: 'playlist',
+      id: PLAYLIST,
+      page: JSON.parse(page.toString()),
+    });
 
     const html = `<body>${INITIAL_PAGE_PLACEHOLDER}<script src="/a.js"></script></body>`;
-    const withDollar = initialPageScript({ endpoint: 'playlist', id: PLAYLIST, continuation: undefined }, Buffer.from('{"t":"$& $1"}'));
-    expect(injectInitialPage(html, withDollar)).toBe(`<body>${withDollar}<script src="/a.js"></script></body>`);
+    const withDollar = initialPageScript(
+      { endpoint: 'playlist', id: PLAYLIST, continuation: undefined },
+      Buffer.from('{"t":"$& $1"}'),
+    );
+    expect(injectInitialPage(html, withDollar)).toBe(
+      `<body>${withDollar}<script src="/a.js"></script></body>`,
+    );
   });
 });

@@ -42,7 +42,13 @@ interface StoredRefusal {
 export type PageCacheEntry = StoredPage | StoredRefusal;
 
 export type PageAnswer =
-  | { kind: 'page'; page: StoredPage; cache: CacheStatus; upstreamStatus?: number; attempts?: number }
+  | {
+      kind: 'page';
+      page: StoredPage;
+      cache: CacheStatus;
+      upstreamStatus?: number;
+      attempts?: number;
+    }
   | {
       kind: 'problem';
       status: 400 | 404 | 429 | 502 | 503 | 504;
@@ -91,21 +97,45 @@ export const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).dige
 const knownCodes = new Set<string>(problemCodes);
 
 /** Turns an upstream failure into what the browser gets (issue #3, "Error mapping"). */
-export function failureToProblem(lookup: Lookup, failure: UpstreamFailure): Extract<PageAnswer, { kind: 'problem' }> {
-  const base = { kind: 'problem' as const, cache: 'none' as const, upstreamStatus: failure.upstreamStatus };
+export function failureToProblem(
+  lookup: Lookup,
+  failure: UpstreamFailure,
+): Extract<PageAnswer, { kind: 'problem' }> {
+  const base = {
+    kind: 'problem' as const,
+    cache: 'none' as const,
+    upstreamStatus: failure.upstreamStatus,
+  };
   switch (failure.kind) {
     case 'bad_request': {
-      const fallback: ProblemCode = lookup.continuation === undefined ? 'invalid_id' : 'invalid_continuation';
-      const code = failure.code !== undefined && knownCodes.has(failure.code) ? (failure.code as ProblemCode) : fallback;
-      return { ...base, status: 400, code, detail: failure.detail ?? 'The catalogue did not accept this request.' };
+      const fallback: ProblemCode =
+        lookup.continuation === undefined ? 'invalid_id' : 'invalid_continuation';
+      const code =
+        failure.code !== undefined && knownCodes.has(failure.code)
+          ? (failure.code as ProblemCode)
+          : fallback;
+      return {
+        ...base,
+        status: 400,
+        code,
+        detail: failure.detail ?? 'The catalogue did not accept this request.',
+      };
     }
     case 'not_found': {
-      const fallback: ProblemCode = lookup.endpoint === 'playlist' ? 'playlist_not_found' : 'channel_not_found';
+      const fallback: ProblemCode =
+        lookup.endpoint === 'playlist' ? 'playlist_not_found' : 'channel_not_found';
       const code =
-        failure.code === 'playlist_not_found' || failure.code === 'channel_not_found' || failure.code === 'not_found'
+        failure.code === 'playlist_not_found' ||
+        failure.code === 'channel_not_found' ||
+        failure.code === 'not_found'
           ? failure.code
           : fallback;
-      return { ...base, status: 404, code, detail: failure.detail ?? 'The catalogue has no such item.' };
+      return {
+        ...base,
+        status: 404,
+        code,
+        detail: failure.detail ?? 'The catalogue has no such item.',
+      };
     }
     case 'rate_limited':
     case 'quota_paused':
@@ -129,14 +159,30 @@ export function failureToProblem(lookup: Lookup, failure: UpstreamFailure): Extr
         ...base,
         status: 502,
         code: 'upstream_credentials_rejected',
-        detail: 'The catalogue rejected the explorer’s credentials; the operator has to fix its configuration.',
+        detail:
+          'The catalogue rejected the explorer’s credentials; the operator has to fix its configuration.',
       };
     case 'server_error':
-      return { ...base, status: 502, code: 'upstream_error', detail: `The catalogue failed to answer (status ${failure.upstreamStatus}).` };
+      return {
+        ...base,
+        status: 502,
+        code: 'upstream_error',
+        detail: `The catalogue failed to answer (status ${failure.upstreamStatus}).`,
+      };
     case 'bad_response':
-      return { ...base, status: 502, code: 'upstream_bad_response', detail: 'The catalogue sent an answer the explorer cannot use.' };
+      return {
+        ...base,
+        status: 502,
+        code: 'upstream_bad_response',
+        detail: 'The catalogue sent an answer the explorer cannot use.',
+      };
     case 'timeout':
-      return { ...base, status: 504, code: 'upstream_timeout', detail: 'The catalogue did not answer in time.' };
+      return {
+        ...base,
+        status: 504,
+        code: 'upstream_timeout',
+        detail: 'The catalogue did not answer in time.',
+      };
     case 'unreachable':
       return {
         ...base,
@@ -149,11 +195,23 @@ export function failureToProblem(lookup: Lookup, failure: UpstreamFailure): Extr
 }
 
 export function createPageSource(options: PageSourceOptions): PageSource {
-  const { upstream, cache, coalescer, clientRateLimit, staleMs = 24 * 3600_000, refusalMs = 60_000, now = Date.now } = options;
+  const {
+    upstream,
+    cache,
+    coalescer,
+    clientRateLimit,
+    staleMs = 24 * 3600_000,
+    refusalMs = 60_000,
+    now = Date.now,
+  } = options;
   const freshMs = { ...DEFAULT_FRESH_MS, ...options.freshMs };
 
   /** The one upstream call for a key; its answer is shared by everyone merged into it. */
-  async function fetchAndStore(lookup: Lookup, key: string, previous: StoredPage | undefined): Promise<PageAnswer> {
+  async function fetchAndStore(
+    lookup: Lookup,
+    key: string,
+    previous: StoredPage | undefined,
+  ): Promise<PageAnswer> {
     const result = await upstream.fetchPage(lookup);
     const at = now();
     if (result.ok) {
@@ -184,7 +242,13 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       return { ...problem, cache: 'miss' };
     }
     if (previous !== undefined && previous.staleUntil > at) {
-      return { kind: 'page', page: previous, cache: 'stale', upstreamStatus: problem.upstreamStatus, attempts: result.attempts };
+      return {
+        kind: 'page',
+        page: previous,
+        cache: 'stale',
+        upstreamStatus: problem.upstreamStatus,
+        attempts: result.attempts,
+      };
     }
     return { ...problem, cache: 'miss' };
   }
@@ -198,7 +262,14 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       if (stored !== undefined) {
         if (stored.freshUntil > at) {
           if (stored.kind === 'page') return { kind: 'page', page: stored, cache: 'hit' };
-          return { kind: 'problem', status: stored.status, code: stored.code, detail: stored.detail, cache: 'hit', upstreamStatus: stored.upstreamStatus };
+          return {
+            kind: 'problem',
+            status: stored.status,
+            code: stored.code,
+            detail: stored.detail,
+            cache: 'hit',
+            upstreamStatus: stored.upstreamStatus,
+          };
         }
         if (stored.kind === 'page' && stored.staleUntil > at) previous = stored;
         else cache.delete(key);

@@ -37,9 +37,17 @@ describe('quota guard (issue #3: a budget per sliding hour)', () => {
     let now = 0;
     const quota = createQuotaGuard({ budgetPerHour: 100, now: () => now });
     quota.pauseFor(30);
-    expect(quota.tryAcquire()).toEqual({ ok: false, reason: 'upstream_rate_limited', retryAfterSeconds: 30 });
+    expect(quota.tryAcquire()).toEqual({
+      ok: false,
+      reason: 'upstream_rate_limited',
+      retryAfterSeconds: 30,
+    });
     now += 29_500;
-    expect(quota.tryAcquire()).toEqual({ ok: false, reason: 'upstream_rate_limited', retryAfterSeconds: 1 });
+    expect(quota.tryAcquire()).toEqual({
+      ok: false,
+      reason: 'upstream_rate_limited',
+      retryAfterSeconds: 1,
+    });
     now += 500;
     expect(quota.tryAcquire()).toEqual({ ok: true });
     expect(quota.stats().usedLastHour).toBe(1);

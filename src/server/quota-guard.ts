@@ -21,7 +21,10 @@ export interface QuotaGuard {
   stats(): { budget: number; usedLastHour: number; pausedForSeconds: number };
 }
 
-export function createQuotaGuard(options: { budgetPerHour: number; now?: () => number }): QuotaGuard {
+export function createQuotaGuard(options: {
+  budgetPerHour: number;
+  now?: () => number;
+}): QuotaGuard {
   const { budgetPerHour, now = Date.now } = options;
   const buckets = new Uint32Array(WINDOW_SECONDS);
   let total = 0;
@@ -56,12 +59,20 @@ export function createQuotaGuard(options: { budgetPerHour: number; now?: () => n
     tryAcquire() {
       const ms = now();
       if (ms < pausedUntil) {
-        return { ok: false, reason: 'upstream_rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((pausedUntil - ms) / 1000)) };
+        return {
+          ok: false,
+          reason: 'upstream_rate_limited',
+          retryAfterSeconds: Math.max(1, Math.ceil((pausedUntil - ms) / 1000)),
+        };
       }
       const current = Math.floor(ms / 1000);
       advance(current);
       if (total >= budgetPerHour) {
-        return { ok: false, reason: 'quota_exhausted', retryAfterSeconds: secondsUntilRoom(current) };
+        return {
+          ok: false,
+          reason: 'quota_exhausted',
+          retryAfterSeconds: secondsUntilRoom(current),
+        };
       }
       const slot = current % WINDOW_SECONDS;
       buckets[slot] = (buckets[slot] as number) + 1;
@@ -74,7 +85,11 @@ export function createQuotaGuard(options: { budgetPerHour: number; now?: () => n
     stats() {
       const ms = now();
       advance(Math.floor(ms / 1000));
-      return { budget: budgetPerHour, usedLastHour: total, pausedForSeconds: Math.max(0, Math.ceil((pausedUntil - ms) / 1000)) };
+      return {
+        budget: budgetPerHour,
+        usedLastHour: total,
+        pausedForSeconds: Math.max(0, Math.ceil((pausedUntil - ms) / 1000)),
+      };
     },
   };
 }

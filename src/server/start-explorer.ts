@@ -28,9 +28,16 @@ export interface Explorer {
 }
 
 const isLoopback = (hostname: string) =>
-  hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || hostname.startsWith('127.');
+  hostname === 'localhost' ||
+  hostname === '[::1]' ||
+  hostname === '::1' ||
+  hostname.startsWith('127.');
 
-export async function startExplorer(config: ServerConfig, logger: Logger, options: { serveStatic?: boolean } = {}): Promise<Explorer> {
+export async function startExplorer(
+  config: ServerConfig,
+  logger: Logger,
+  options: { serveStatic?: boolean } = {},
+): Promise<Explorer> {
   let baseUrl: string;
   let apiKey: string;
   let apiSecret: string;
@@ -50,18 +57,28 @@ export async function startExplorer(config: ServerConfig, logger: Logger, option
       thumbnailBaseUrl: '',
       faults: config.upstream.faults,
       faultControl: config.upstream.faultControl,
-      logger: { info: (obj, msg) => catalogueLog.info(obj, msg), warn: (obj, msg) => catalogueLog.warn(obj, msg) },
+      logger: {
+        info: (obj, msg) => catalogueLog.info(obj, msg),
+        warn: (obj, msg) => catalogueLog.warn(obj, msg),
+      },
     });
     baseUrl = catalogue.url;
     logger.info(
-      { url: catalogue.url, faultControl: config.upstream.faultControl, faults: config.upstream.faults },
+      {
+        url: catalogue.url,
+        faultControl: config.upstream.faultControl,
+        faults: config.upstream.faults,
+      },
       'embedded catalogue started (credentials generated for this run)',
     );
   } else {
     ({ baseUrl, apiKey, apiSecret } = config.upstream);
     const url = new URL(baseUrl);
     if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-      logger.warn({ baseUrl }, 'CATALOGUE_BASE_URL is plain http to another host: the API credentials cross the network unencrypted');
+      logger.warn(
+        { baseUrl },
+        'CATALOGUE_BASE_URL is plain http to another host: the API credentials cross the network unencrypted',
+      );
     }
   }
 
@@ -81,7 +98,10 @@ export async function startExplorer(config: ServerConfig, logger: Logger, option
       ? null
       : loadStaticSite(config.staticRoot, {
           onMissingBuild: () =>
-            logger.warn({ staticRoot: config.staticRoot }, 'no built app (index.html) found: run `npm run build`; serving a placeholder page'),
+            logger.warn(
+              { staticRoot: config.staticRoot },
+              'no built app (index.html) found: run `npm run build`; serving a placeholder page',
+            ),
         });
 
   let stopping = false;

@@ -88,7 +88,10 @@ async function precompress(files: Iterable<[string, StaticFile]>): Promise<void>
 }
 
 /** Reads the build under `root`; with no build, serves a page that says how to make one. */
-export function loadStaticSite(root: string, options: { onMissingBuild?: () => void } = {}): StaticSite {
+export function loadStaticSite(
+  root: string,
+  options: { onMissingBuild?: () => void } = {},
+): StaticSite {
   const files = new Map<string, StaticFile>();
   if (existsSync(root) && statSync(root).isDirectory()) {
     for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {

@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // For tests only: a deliberately misbehaving lookup service, a real node:http server on
@@ -26,7 +32,13 @@ export interface TestUpstream {
   close(): Promise<void>;
 }
 
-const thumbnails = [{ url: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg?sqp=a%2Bb&rs=c', width: 320, height: 180 }];
+const thumbnails = [
+  {
+    url: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg?sqp=a%2Bb&rs=c',
+    width: 320,
+    height: 180,
+  },
+];
 
 export function playlistItem(index: number) {
   return {
@@ -70,7 +82,13 @@ export function channelVideo(n: number) {
 }
 
 export function channelPlaylist(n: number) {
-  return { id: `PLabcdefghijklmnopqrstuvwxyz0123${n}`, title: `List ${n}`, thumbnails, url: 'https://www.youtube.com/playlist', videoCount: 3 };
+  return {
+    id: `PLabcdefghijklmnopqrstuvwxyz0123${n}`,
+    title: `List ${n}`,
+    thumbnails,
+    url: 'https://www.youtube.com/playlist',
+    videoCount: 3,
+  };
 }
 
 /** A valid page for whatever the request asks: first page → continuation `next+/=`, then null. */
@@ -89,17 +107,29 @@ export function validPageFor(url: URL): object {
   }
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Behaviour {
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Behaviour {
   return (_req, res) => {
-    res.writeHead(status, { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers });
+    res.writeHead(status, {
+      'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json',
+      ...headers,
+    });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
 }
 
-export const validPage: Behaviour = (req, res) => json(200, validPageFor(new URL(req.url ?? '/', 'http://x')))(req, res);
+export const validPage: Behaviour = (req, res) =>
+  json(200, validPageFor(new URL(req.url ?? '/', 'http://x')))(req, res);
 
 /** Waits until `release()` before answering with `then`: holds a request in flight. */
-export function gate(then: Behaviour = validPage): { behaviour: Behaviour; release: () => void; arrived: Promise<void> } {
+export function gate(then: Behaviour = validPage): {
+  behaviour: Behaviour;
+  release: () => void;
+  arrived: Promise<void>;
+} {
   let release!: () => void;
   let arrive!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
@@ -123,10 +153,13 @@ export const destroy: Behaviour = (req) => {
   req.socket.destroy();
 };
 
-export async function startTestUpstream(): Promise<TestUpstream> {
+/** `defaultBehaviour` answers whatever the script does not (valid pages, unless told). */
+export async function startTestUpstream(
+  defaultBehaviour: Behaviour = validPage,
+): Promise<TestUpstream> {
   const requests: RecordedRequest[] = [];
   const script: Behaviour[] = [];
-  let fallback: Behaviour = validPage;
+  let fallback: Behaviour = defaultBehaviour;
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     const behaviour = script.shift() ?? fallback;
@@ -143,7 +176,7 @@ export async function startTestUpstream(): Promise<TestUpstream> {
     reset() {
       requests.length = 0;
       script.length = 0;
-      fallback = validPage;
+      fallback = defaultBehaviour;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -151,4 +184,33 @@ export async function startTestUpstream(): Promise<TestUpstream> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A pass-through in front of a real upstream that counts the requests reaching it. */
+export function startCountingProxy(target: string): Promise<TestUpstream> {
+  const targetUrl = new URL(target);
+  return startTestUpstream(
+    (req, res) =>
+      new Promise<void>((resolve) => {
+        const forwarded = httpRequest(
+          {
+            host: targetUrl.hostname,
+            port: targetUrl.port,
+            path: req.url,
+            method: req.method,
+            headers: req.headers,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            answer.on('end', resolve);
+          },
+        );
+        forwarded.on('error', () => {
+          res.destroy();
+          resolve();
+        });
+        req.pipe(forwarded);
+      }),
+  );
 }

@@ -24,9 +24,16 @@ const QUERY_PATTERN = /^[\x21-\x7E]{0,512}$/;
 /** Response headers passed on; the security headers are the explorer's own. */
 const PASSED_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified'];
 
-export function createThumbnailProxy(options: { baseUrl: string; timeoutMs?: number; maxBytes?: number }): ThumbnailProxy {
+export function createThumbnailProxy(options: {
+  baseUrl: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+}): ThumbnailProxy {
   const { timeoutMs = 5000, maxBytes = 512 * 1024 } = options;
-  const pool = new Pool(new URL(options.baseUrl).origin, { connections: 32, maxResponseSize: maxBytes });
+  const pool = new Pool(new URL(options.baseUrl).origin, {
+    connections: 32,
+    maxResponseSize: maxBytes,
+  });
   const notFound: ThumbnailAnswer = { status: 404, body: null, headers: {} };
 
   return {
@@ -34,7 +41,8 @@ export function createThumbnailProxy(options: { baseUrl: string; timeoutMs?: num
       const mark = pathAndQuery.indexOf('?');
       const path = mark === -1 ? pathAndQuery : pathAndQuery.slice(0, mark);
       const query = mark === -1 ? '' : pathAndQuery.slice(mark + 1);
-      if (!PATH_PATTERN.test(path) || path.includes('..') || !QUERY_PATTERN.test(query)) return notFound;
+      if (!PATH_PATTERN.test(path) || path.includes('..') || !QUERY_PATTERN.test(query))
+        return notFound;
       try {
         const response = await pool.request({
           method: 'GET',

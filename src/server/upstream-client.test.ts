@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQuotaGuard, type QuotaGuard } from './quota-guard.ts';
-import { destroy, hang, json, playlistInfo, playlistItem, startTestUpstream, type TestUpstream } from './test-upstream.ts';
+import {
+  destroy,
+  hang,
+  json,
+  playlistInfo,
+  playlistItem,
+  startTestUpstream,
+  type TestUpstream,
+} from './test-upstream.ts';
 import { createUpstreamClient, parseRetryAfter, type UpstreamClient } from './upstream-client.ts';
 import type { Lookup } from './validate-lookup.ts';
 
@@ -17,9 +25,12 @@ let quota: QuotaGuard;
 let client: UpstreamClient;
 const logs: Array<{ level: string; obj: object; msg?: string }> = [];
 const logger = {
-  error: (obj: object, msg?: string) => logs.push({ level: 'error', obj, ...(msg === undefined ? {} : { msg }) }),
-  warn: (obj: object, msg?: string) => logs.push({ level: 'warn', obj, ...(msg === undefined ? {} : { msg }) }),
-  debug: (obj: object, msg?: string) => logs.push({ level: 'debug', obj, ...(msg === undefined ? {} : { msg }) }),
+  error: (obj: object, msg?: string) =>
+    logs.push({ level: 'error', obj, ...(msg === undefined ? {} : { msg }) }),
+  warn: (obj: object, msg?: string) =>
+    logs.push({ level: 'warn', obj, ...(msg === undefined ? {} : { msg }) }),
+  debug: (obj: object, msg?: string) =>
+    logs.push({ level: 'debug', obj, ...(msg === undefined ? {} : { msg }) }),
 };
 
 function makeClient(options: Partial<Parameters<typeof createUpstreamClient>[0]> = {}) {
@@ -50,7 +61,11 @@ describe('upstream client', () => {
   it('sends the allowlisted parameters with exact encoding and headers built from scratch', async () => {
     const continuation = 'Eg+/a=b%2F&c d';
     upstream.queue(json(200, { items: [playlistItem(101)], continuation: null }));
-    const result = await client.fetchPage({ endpoint: 'playlist', id: PLAYLIST, continuation: continuation.replace(' ', '') });
+    const result = await client.fetchPage({
+      endpoint: 'playlist',
+      id: PLAYLIST,
+      continuation: continuation.replace(' ', ''),
+    });
     expect(result.ok).toBe(true);
     const [request] = upstream.requests;
     const url = new URL(request?.url ?? '', 'http://x');
@@ -81,7 +96,11 @@ describe('upstream client', () => {
   it('gives up after the retries with the last failure', async () => {
     upstream.queue(json(502, {}), json(504, {}), json(503, {}), json(200, 'never reached'));
     const result = await client.fetchPage(first);
-    expect(result).toMatchObject({ ok: false, attempts: 3, failure: { kind: 'server_error', upstreamStatus: 503 } });
+    expect(result).toMatchObject({
+      ok: false,
+      attempts: 3,
+      failure: { kind: 'server_error', upstreamStatus: 503 },
+    });
     expect(upstream.hits()).toBe(3);
   });
 
@@ -95,20 +114,38 @@ describe('upstream client', () => {
     [410, 'server_error'],
     [301, 'bad_response'],
   ])('does not retry a %i (%s)', async (status, kind) => {
-    upstream.queue(json(status, { type: 'x', title: 'x', status, detail: 'Upstream says no.', code: 'playlist_not_found' }, { Location: 'http://elsewhere.example/' }));
+    upstream.queue(
+      json(
+        status,
+        { type: 'x', title: 'x', status, detail: 'Upstream says no.', code: 'playlist_not_found' },
+        { Location: 'http://elsewhere.example/' },
+      ),
+    );
     const result = await client.fetchPage(first);
     expect(result).toMatchObject({ ok: false, attempts: 1, failure: { kind } });
     expect(upstream.hits()).toBe(1);
   });
 
   it('passes on an upstream problem’s code and detail for a 404', async () => {
-    upstream.queue(json(404, { type: 'x', title: 'Not Found', status: 404, detail: 'No such playlist.', code: 'playlist_not_found' }));
-    expect(await client.fetchPage(first)).toMatchObject({ failure: { kind: 'not_found', code: 'playlist_not_found', detail: 'No such playlist.' } });
+    upstream.queue(
+      json(404, {
+        type: 'x',
+        title: 'Not Found',
+        status: 404,
+        detail: 'No such playlist.',
+        code: 'playlist_not_found',
+      }),
+    );
+    expect(await client.fetchPage(first)).toMatchObject({
+      failure: { kind: 'not_found', code: 'playlist_not_found', detail: 'No such playlist.' },
+    });
   });
 
   it('a 429 pauses all upstream calls for its Retry-After', async () => {
     upstream.queue(json(429, {}, { 'Retry-After': '120' }));
-    expect(await client.fetchPage(first)).toMatchObject({ failure: { kind: 'rate_limited', retryAfterSeconds: 120 } });
+    expect(await client.fetchPage(first)).toMatchObject({
+      failure: { kind: 'rate_limited', retryAfterSeconds: 120 },
+    });
     const next = await client.fetchPage(first);
     expect(next).toMatchObject({ ok: false, attempts: 0, failure: { kind: 'quota_paused' } });
     expect(upstream.hits()).toBe(1);
@@ -118,7 +155,11 @@ describe('upstream client', () => {
     quota = createQuotaGuard({ budgetPerHour: 1 });
     const limited = makeClient();
     expect((await limited.fetchPage(first)).ok).toBe(true);
-    expect(await limited.fetchPage(first)).toMatchObject({ ok: false, attempts: 0, failure: { kind: 'quota_exhausted' } });
+    expect(await limited.fetchPage(first)).toMatchObject({
+      ok: false,
+      attempts: 0,
+      failure: { kind: 'quota_exhausted' },
+    });
     expect(upstream.hits()).toBe(1);
     await limited.close();
   });
@@ -127,7 +168,11 @@ describe('upstream client', () => {
     quota = createQuotaGuard({ budgetPerHour: 2 });
     const limited = makeClient();
     upstream.queue(json(503, {}), json(503, {}), json(200, 'not reached'));
-    expect(await limited.fetchPage(first)).toMatchObject({ ok: false, attempts: 2, failure: { kind: 'server_error' } });
+    expect(await limited.fetchPage(first)).toMatchObject({
+      ok: false,
+      attempts: 2,
+      failure: { kind: 'server_error' },
+    });
     expect(upstream.hits()).toBe(2);
     await limited.close();
   });
@@ -146,7 +191,11 @@ describe('upstream client', () => {
     const port = new URL(upstream.url).port;
     await upstream.close();
     const nowhere = makeClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 1 });
-    expect(await nowhere.fetchPage(first)).toMatchObject({ ok: false, attempts: 2, failure: { kind: 'unreachable' } });
+    expect(await nowhere.fetchPage(first)).toMatchObject({
+      ok: false,
+      attempts: 2,
+      failure: { kind: 'unreachable' },
+    });
     await nowhere.close();
     upstream = await startTestUpstream(); // for afterEach
   });
@@ -156,16 +205,36 @@ describe('upstream client', () => {
     ['HTML', '<html>oops</html>'],
     ['wrong shape', { items: 'none', continuation: null }],
     ['first playlist page without info', { items: [playlistItem(1)], continuation: null }],
-    ['more than 100 playlist items', { info: playlistInfo(PLAYLIST), items: Array.from({ length: 101 }, (_, i) => playlistItem(i + 1)), continuation: null }],
+    [
+      'more than 100 playlist items',
+      {
+        info: playlistInfo(PLAYLIST),
+        items: Array.from({ length: 101 }, (_, i) => playlistItem(i + 1)),
+        continuation: null,
+      },
+    ],
   ])('a 200 with %s is a bad response', async (_label, body) => {
     upstream.queue(json(200, body));
-    expect(await client.fetchPage(first)).toMatchObject({ ok: false, attempts: 1, failure: { kind: 'bad_response', upstreamStatus: 200 } });
+    expect(await client.fetchPage(first)).toMatchObject({
+      ok: false,
+      attempts: 1,
+      failure: { kind: 'bad_response', upstreamStatus: 200 },
+    });
   });
 
   it('caps the body size', async () => {
     const small = makeClient({ maxBodyBytes: 1000 });
-    upstream.queue(json(200, { info: playlistInfo(PLAYLIST), items: Array.from({ length: 50 }, (_, i) => playlistItem(i + 1)), continuation: null }));
-    expect(await small.fetchPage(first)).toMatchObject({ ok: false, failure: { kind: 'bad_response' } });
+    upstream.queue(
+      json(200, {
+        info: playlistInfo(PLAYLIST),
+        items: Array.from({ length: 50 }, (_, i) => playlistItem(i + 1)),
+        continuation: null,
+      }),
+    );
+    expect(await small.fetchPage(first)).toMatchObject({
+      ok: false,
+      failure: { kind: 'bad_response' },
+    });
     await small.close();
   });
 

@@ -19,7 +19,12 @@ import type { Lookup } from './validate-lookup.ts';
 // The credentials appear in exactly one place below (the request headers) and in no log line.
 
 export type UpstreamFailure =
-  | { kind: 'bad_request'; upstreamStatus: 400; detail: string | undefined; code: string | undefined }
+  | {
+      kind: 'bad_request';
+      upstreamStatus: 400;
+      detail: string | undefined;
+      code: string | undefined;
+    }
   | { kind: 'not_found'; upstreamStatus: 404; detail: string | undefined; code: string | undefined }
   | { kind: 'rate_limited'; upstreamStatus: 429; retryAfterSeconds: number }
   | { kind: 'credentials_rejected'; upstreamStatus: 401 | 403 }
@@ -27,7 +32,11 @@ export type UpstreamFailure =
   | { kind: 'bad_response'; upstreamStatus: number; reason: string }
   | { kind: 'timeout'; upstreamStatus: undefined }
   | { kind: 'unreachable'; upstreamStatus: undefined; reason: string }
-  | { kind: 'quota_exhausted' | 'quota_paused'; upstreamStatus: undefined; retryAfterSeconds: number };
+  | {
+      kind: 'quota_exhausted' | 'quota_paused';
+      upstreamStatus: undefined;
+      retryAfterSeconds: number;
+    };
 
 export type UpstreamResult =
   | { ok: true; upstreamStatus: 200; body: Buffer; attempts: number }
@@ -75,7 +84,10 @@ const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
 
 /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), bounded to 1 s-1 h. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined || text.trim() === '') return undefined;
   let seconds: number;
@@ -93,7 +105,8 @@ export function upstreamPath(basePath: string, lookup: Lookup): string {
   // encodeURIComponent escapes `%`, `=`, `+`, `/` and `&`, so the upstream decodes exactly the
   // bytes the browser sent (spec §2.6).
   let path = `${basePath}${endpoints[lookup.endpoint].path}?id=${encodeURIComponent(lookup.id)}`;
-  if (lookup.continuation !== undefined) path += `&continuation=${encodeURIComponent(lookup.continuation)}`;
+  if (lookup.continuation !== undefined)
+    path += `&continuation=${encodeURIComponent(lookup.continuation)}`;
   return path;
 }
 
@@ -122,14 +135,21 @@ export function checkPage(lookup: Lookup, body: Buffer): string | null {
     return `the page does not match the spec (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'schema'})`;
   }
   // Spec §4.1: the first page (no continuation) carries `info`; the app needs it for the header.
-  if (lookup.endpoint === 'playlist' && lookup.continuation === undefined && !('info' in parsed.data && parsed.data.info)) {
+  if (
+    lookup.endpoint === 'playlist' &&
+    lookup.continuation === undefined &&
+    !('info' in parsed.data && parsed.data.info)
+  ) {
     return 'the first playlist page has no `info`';
   }
   return null;
 }
 
 /** An upstream problem body's code and detail, when it is one; they are shown to the user. */
-function readProblem(body: Buffer | null): { code: string | undefined; detail: string | undefined } {
+function readProblem(body: Buffer | null): {
+  code: string | undefined;
+  detail: string | undefined;
+} {
   if (body === null) return { code: undefined, detail: undefined };
   try {
     const parsed = problemSchema.safeParse(JSON.parse(body.toString('utf8')));
@@ -167,20 +187,47 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     Accept: 'application/json',
     'User-Agent': 'catalogue-explorer',
   };
-  const health: UpstreamHealth = { credentialsRejected: false, lastSuccessAt: null, lastFailureAt: null };
+  const health: UpstreamHealth = {
+    credentialsRejected: false,
+    lastSuccessAt: null,
+    lastFailureAt: null,
+  };
 
-  type Attempt = { ok: true; body: Buffer } | { ok: false; failure: UpstreamFailure; retryable: boolean; retryAfterMs?: number };
+  type Attempt =
+    | { ok: true; body: Buffer }
+    | { ok: false; failure: UpstreamFailure; retryable: boolean; retryAfterMs?: number };
 
   /** A thrown error: the deadline, the size cap, or the network (connection refused, reset…). */
-  function networkFailure(error: unknown, signal: AbortSignal, status: number | undefined): Attempt {
-    if (signal.aborted) return { ok: false, failure: { kind: 'timeout', upstreamStatus: undefined }, retryable: false };
+  function networkFailure(
+    error: unknown,
+    signal: AbortSignal,
+    status: number | undefined,
+  ): Attempt {
+    if (signal.aborted)
+      return {
+        ok: false,
+        failure: { kind: 'timeout', upstreamStatus: undefined },
+        retryable: false,
+      };
     const code = (error as { code?: unknown }).code;
     if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-      return { ok: false, failure: { kind: 'bad_response', upstreamStatus: status ?? 200, reason: 'body over the size cap' }, retryable: false };
+      return {
+        ok: false,
+        failure: {
+          kind: 'bad_response',
+          upstreamStatus: status ?? 200,
+          reason: 'body over the size cap',
+        },
+        retryable: false,
+      };
     }
     return {
       ok: false,
-      failure: { kind: 'unreachable', upstreamStatus: undefined, reason: typeof code === 'string' ? code : 'network error' },
+      failure: {
+        kind: 'unreachable',
+        upstreamStatus: undefined,
+        reason: typeof code === 'string' ? code : 'network error',
+      },
       retryable: true,
     };
   }
@@ -188,7 +235,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   async function attempt(lookup: Lookup, signal: AbortSignal): Promise<Attempt> {
     let response: Awaited<ReturnType<typeof pool.request>>;
     try {
-      response = await pool.request({ method: 'GET', path: upstreamPath(basePath, lookup), headers, signal });
+      response = await pool.request({
+        method: 'GET',
+        path: upstreamPath(basePath, lookup),
+        headers,
+        signal,
+      });
     } catch (error) {
       return networkFailure(error, signal, undefined);
     }
@@ -203,28 +255,59 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
     if (body === null) {
       response.body.destroy();
-      return { ok: false, failure: { kind: 'bad_response', upstreamStatus: status, reason: 'body over the size cap' }, retryable: false };
+      return {
+        ok: false,
+        failure: { kind: 'bad_response', upstreamStatus: status, reason: 'body over the size cap' },
+        retryable: false,
+      };
     }
 
     if (status === 200) {
       const problemWithPage = checkPage(lookup, body);
       if (problemWithPage !== null) {
-        return { ok: false, failure: { kind: 'bad_response', upstreamStatus: 200, reason: problemWithPage }, retryable: false };
+        return {
+          ok: false,
+          failure: { kind: 'bad_response', upstreamStatus: 200, reason: problemWithPage },
+          retryable: false,
+        };
       }
       return { ok: true, body };
     }
-    if (status === 400) return { ok: false, failure: { kind: 'bad_request', upstreamStatus: 400, ...readProblem(body) }, retryable: false };
-    if (status === 404) return { ok: false, failure: { kind: 'not_found', upstreamStatus: 404, ...readProblem(body) }, retryable: false };
+    if (status === 400)
+      return {
+        ok: false,
+        failure: { kind: 'bad_request', upstreamStatus: 400, ...readProblem(body) },
+        retryable: false,
+      };
+    if (status === 404)
+      return {
+        ok: false,
+        failure: { kind: 'not_found', upstreamStatus: 404, ...readProblem(body) },
+        retryable: false,
+      };
     if (status === 401 || status === 403) {
-      return { ok: false, failure: { kind: 'credentials_rejected', upstreamStatus: status }, retryable: false };
+      return {
+        ok: false,
+        failure: { kind: 'credentials_rejected', upstreamStatus: status },
+        retryable: false,
+      };
     }
     if (status === 429) {
-      const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']) ?? DEFAULT_RETRY_AFTER_SECONDS;
-      return { ok: false, failure: { kind: 'rate_limited', upstreamStatus: 429, retryAfterSeconds }, retryable: false };
+      const retryAfterSeconds =
+        parseRetryAfter(response.headers['retry-after']) ?? DEFAULT_RETRY_AFTER_SECONDS;
+      return {
+        ok: false,
+        failure: { kind: 'rate_limited', upstreamStatus: 429, retryAfterSeconds },
+        retryable: false,
+      };
     }
     if (status >= 300 && status < 400) {
       // Redirects are not followed: the credentials must go to the configured host only.
-      return { ok: false, failure: { kind: 'bad_response', upstreamStatus: status, reason: 'redirect not followed' }, retryable: false };
+      return {
+        ok: false,
+        failure: { kind: 'bad_response', upstreamStatus: status, reason: 'redirect not followed' },
+        retryable: false,
+      };
     }
     const retryAfter = parseRetryAfter(response.headers['retry-after']);
     return {
@@ -237,16 +320,27 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   function record(lookup: Lookup, failure: UpstreamFailure, attempts: number) {
     health.lastFailureAt = Date.now();
-    const fields = { endpoint: lookup.endpoint, upstreamStatus: failure.upstreamStatus, failure: failure.kind, attempts };
+    const fields = {
+      endpoint: lookup.endpoint,
+      upstreamStatus: failure.upstreamStatus,
+      failure: failure.kind,
+      attempts,
+    };
     switch (failure.kind) {
       case 'credentials_rejected':
         // Issue #3: loudly. Every lookup fails until an operator fixes the credentials.
         health.credentialsRejected = true;
-        logger.error(fields, 'UPSTREAM REJECTED THE API CREDENTIALS: check CATALOGUE_API_KEY and CATALOGUE_API_SECRET');
+        logger.error(
+          fields,
+          'UPSTREAM REJECTED THE API CREDENTIALS: check CATALOGUE_API_KEY and CATALOGUE_API_SECRET',
+        );
         break;
       case 'rate_limited':
         quota.pauseFor(failure.retryAfterSeconds);
-        logger.warn({ ...fields, retryAfterSeconds: failure.retryAfterSeconds }, 'upstream rate limit: pausing upstream calls');
+        logger.warn(
+          { ...fields, retryAfterSeconds: failure.retryAfterSeconds },
+          'upstream rate limit: pausing upstream calls',
+        );
         break;
       case 'bad_request':
       case 'not_found':
@@ -257,7 +351,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       case 'quota_paused':
         break;
       default:
-        logger.warn({ ...fields, ...('reason' in failure ? { reason: failure.reason } : {}) }, 'upstream call failed');
+        logger.warn(
+          { ...fields, ...('reason' in failure ? { reason: failure.reason } : {}) },
+          'upstream call failed',
+        );
     }
   }
 
@@ -290,11 +387,23 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         const backoff = backoffMs * 2 ** retry * (0.5 + random());
         const delay = Math.max(backoff, last.retryAfterMs ?? 0);
         if (Date.now() + delay >= deadline) break; // no time left for another try
-        logger.debug({ endpoint: lookup.endpoint, upstreamStatus: last.failure.upstreamStatus, failure: last.failure.kind, delayMs: Math.round(delay) }, 'retrying upstream call');
+        logger.debug(
+          {
+            endpoint: lookup.endpoint,
+            upstreamStatus: last.failure.upstreamStatus,
+            failure: last.failure.kind,
+            delayMs: Math.round(delay),
+          },
+          'retrying upstream call',
+        );
         try {
           await sleep(delay, undefined, { signal });
         } catch {
-          last = { ok: false, failure: { kind: 'timeout', upstreamStatus: undefined }, retryable: false };
+          last = {
+            ok: false,
+            failure: { kind: 'timeout', upstreamStatus: undefined },
+            retryable: false,
+          };
           break;
         }
       }

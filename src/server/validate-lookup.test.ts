@@ -20,15 +20,23 @@ describe('lookup validation (issue #3: checked before any quota is spent)', () =
   it('reads a continuation byte for byte: %XX decoded, a literal + kept', () => {
     const opaque = 'Eg+/Zm9v=%3D&x';
     const encoded = encodeURIComponent(opaque);
-    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=${encoded}`)).toMatchObject({ lookup: { continuation: opaque } });
-    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=a+b`)).toMatchObject({ lookup: { continuation: 'a+b' } });
+    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=${encoded}`)).toMatchObject({
+      lookup: { continuation: opaque },
+    });
+    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=a+b`)).toMatchObject({
+      lookup: { continuation: 'a+b' },
+    });
     // URLSearchParams' own encoding (space as +) is what the app sends; + is %2B there.
     const viaSearchParams = new URLSearchParams({ id: PLAYLIST, continuation: opaque }).toString();
-    expect(validateLookup('playlist', viaSearchParams)).toMatchObject({ lookup: { continuation: opaque } });
+    expect(validateLookup('playlist', viaSearchParams)).toMatchObject({
+      lookup: { continuation: opaque },
+    });
   });
 
   it('treats an empty continuation as the first page', () => {
-    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=`)).toMatchObject({ lookup: { continuation: undefined } });
+    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=`)).toMatchObject({
+      lookup: { continuation: undefined },
+    });
   });
 
   it.each([
@@ -43,7 +51,11 @@ describe('lookup validation (issue #3: checked before any quota is spent)', () =
     ['playlist', `id=${PLAYLIST}&continuation=a&continuation=b`, 'repeated_parameter'],
     ['playlist', `id=${PLAYLIST}&key=secret`, 'unknown_parameter'],
     ['playlist', `id=${PLAYLIST}&callback`, 'unknown_parameter'],
-    ['playlist', `id=${PLAYLIST}&continuation=${'a'.repeat(CONTINUATION_MAX_LENGTH + 1)}`, 'invalid_continuation'],
+    [
+      'playlist',
+      `id=${PLAYLIST}&continuation=${'a'.repeat(CONTINUATION_MAX_LENGTH + 1)}`,
+      'invalid_continuation',
+    ],
     ['playlist', `id=${PLAYLIST}&continuation=has%20space`, 'invalid_continuation'],
     ['playlist', `id=${PLAYLIST}&continuation=%E2%82%AC`, 'invalid_continuation'],
     ['playlist', `id=${PLAYLIST}&continuation=%0A`, 'invalid_continuation'],

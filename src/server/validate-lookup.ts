@@ -19,8 +19,7 @@ export interface Lookup {
 }
 
 export type LookupValidation =
-  | { ok: true; lookup: Lookup }
-  | { ok: false; code: ProblemCode; detail: string };
+  { ok: true; lookup: Lookup } | { ok: false; code: ProblemCode; detail: string };
 
 const ALLOWED = new Set<string>(LOOKUP_PARAMETERS);
 
@@ -49,8 +48,16 @@ export function validateLookup(endpoint: EndpointName, rawQuery: string): Lookup
     const value = decode(equals === -1 ? '' : part.slice(equals + 1));
     if (value === null) {
       return name === 'id'
-        ? { ok: false, code: 'invalid_id', detail: 'The `id` parameter is not valid percent-encoding.' }
-        : { ok: false, code: 'invalid_continuation', detail: 'The `continuation` parameter is not valid percent-encoding.' };
+        ? {
+            ok: false,
+            code: 'invalid_id',
+            detail: 'The `id` parameter is not valid percent-encoding.',
+          }
+        : {
+            ok: false,
+            code: 'invalid_continuation',
+            detail: 'The `continuation` parameter is not valid percent-encoding.',
+          };
     }
     const list = values.get(name);
     if (list) list.push(value);
@@ -68,7 +75,8 @@ export function validateLookup(endpoint: EndpointName, rawQuery: string): Lookup
     return { ok: false, code: 'missing_id', detail: 'The `id` parameter is required.' };
   }
   if (!endpoints[endpoint].idSchema.safeParse(id).success) {
-    const kind = endpoint === 'playlist' ? 'a playlist ID' : 'a channel ID (UC followed by 22 characters)';
+    const kind =
+      endpoint === 'playlist' ? 'a playlist ID' : 'a channel ID (UC followed by 22 characters)';
     return { ok: false, code: 'invalid_id', detail: `The \`id\` parameter is not ${kind}.` };
   }
 
