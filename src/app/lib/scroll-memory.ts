@@ -49,25 +49,21 @@ export function persistScrollMemory(): void {
   }
 }
 
-/** Saves the window position under the current entry while the user scrolls. */
+/**
+ * Saves the window position under the current entry while the user scrolls. Synchronously in
+ * the event: a save deferred to the next frame could land under the entry that a click on a
+ * link has just pushed.
+ */
 export function trackWindowScroll(): () => void {
-  let frame = 0;
-  const onScroll = () => {
-    if (frame) return;
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      rememberScroll(currentHistoryKey(), window.scrollY);
-    });
-  };
+  const onScroll = () => rememberScroll(currentHistoryKey(), window.scrollY);
   const onHide = () => {
-    rememberScroll(currentHistoryKey(), window.scrollY);
+    onScroll();
     persistScrollMemory();
   };
   window.history.scrollRestoration = 'manual';
   window.addEventListener('scroll', onScroll, { passive: true });
   window.addEventListener('pagehide', onHide);
   return () => {
-    cancelAnimationFrame(frame);
     window.removeEventListener('scroll', onScroll);
     window.removeEventListener('pagehide', onHide);
   };

@@ -1,7 +1,7 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { Outlet, useLocation, useParams } from 'react-router';
-import { channelPlaylistPagesOptions, channelVideoPagesOptions } from '../api/catalogue-queries.ts';
+import { channelPlaylistPagesOptions, channelVideoPagesOptions, demoEntriesOptions } from '../api/catalogue-queries.ts';
 import { ChannelHeader } from '../components/channel-header.tsx';
 import { CHANNEL_PLAYLIST_ROW_HEIGHT, ChannelPlaylistRow } from '../components/channel-playlist-row.tsx';
 import { CHANNEL_VIDEO_ROW_HEIGHT, ChannelVideoRow } from '../components/channel-video-row.tsx';
@@ -25,6 +25,9 @@ function useChannelTab(): ChannelTab {
 
 export function ChannelLayout() {
   const { id = '' } = useParams();
+  // The demo catalogue's entries name its channels (and are remembered as they arrive), so a
+  // deep link to a demo channel shows its name even in a fresh browser.
+  useQuery(demoEntriesOptions());
   const title = useChannelTitle(id);
   const tab = useChannelTab();
   useEffect(() => {

@@ -97,6 +97,12 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     };
   }, [startSeek, target, fetchNextPage]);
 
+  // New visits start at the top; restored ones are placed by the list itself. (Before
+  // the deep-link jump below: layout effects run in order.)
+  useLayoutEffect(() => {
+    if (!restoring) window.scrollTo(0, 0);
+  }, [restoring]);
+
   const jumpedY = useRef<number | null>(null);
   useLayoutEffect(() => {
     if (seekState === 'found' && jumpedY.current === null) {
@@ -104,11 +110,6 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
       jumpedY.current = window.scrollY;
     }
   }, [seekState, targetPosition]);
-
-  // New visits start at the top; restored ones are placed by the list itself.
-  useLayoutEffect(() => {
-    if (!restoring) window.scrollTo(0, 0);
-  }, [restoring]);
 
   useEffect(() => {
     if (info) recordRecentView({ kind: 'playlist', id, title: info.title, path: `/playlist/${encodeURIComponent(id)}` });

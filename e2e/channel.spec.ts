@@ -1,0 +1,95 @@
+import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
+
+// The channel views (issue #4): videos and playlists tabs, the empty answer, and going back.
+
+test('a channel’s videos: header, tabs and rows with compact view counts', async ({ page }) => {
+  await page.goto(`/channel/${IDS.bigChannel}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Catalogue Demo Studios');
+  await expect(page).toHaveTitle('Catalogue Demo Studios · Videos · Catalogue Explorer');
+  const tabs = page.getByRole('navigation', { name: 'Channel sections' });
+  await expect(tabs.getByRole('link', { name: 'Videos' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('link', { name: /Open on YouTube/ })).toHaveAttribute(
+    'href',
+    `https://www.youtube.com/channel/${IDS.bigChannel}`,
+  );
+  const first = page.getByRole('list', { name: 'Videos' }).getByRole('listitem').first();
+  await expect(first).toContainText(/\d+(\.\d)?[KMB]? views/);
+  await expect(first).toContainText(/(\d+:)?\d{1,2}:\d{2}|LIVE/);
+  await expectAccessible(page);
+
+  await tabs.getByRole('link', { name: 'Playlists' }).click();
+  await expect(page).toHaveURL(`/channel/${IDS.bigChannel}/playlists`);
+  await expect(tabs.getByRole('link', { name: 'Playlists' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('list', { name: 'Playlists' }).getByRole('listitem').first()).toContainText(/\d+ videos?/);
+  await expect(page).toHaveTitle('Catalogue Demo Studios · Playlists · Catalogue Explorer');
+  await expectAccessible(page);
+});
+
+test('/channel/:id/videos is the videos tab too', async ({ page }) => {
+  await page.goto(`/channel/${IDS.smallChannel}/videos`);
+  await expect(page.getByRole('navigation', { name: 'Channel sections' }).getByRole('link', { name: 'Videos' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  await expect(page.locator(ROWS).first()).toBeVisible();
+  await expect(page.locator(ROWS).first()).toHaveAttribute('aria-setsize', /\d+/);
+});
+
+test('a channel without playlists says so, not as an error', async ({ page }) => {
+  await page.goto(`/channel/${IDS.smallChannel}/playlists`);
+  await expect(page.getByText('This channel has no public playlists')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectAccessible(page);
+});
+
+test('an unknown channel shows not found', async ({ page, expectConsoleErrors }) => {
+  expectConsoleErrors(/status of 404/);
+  await page.goto('/channel/UCnoSuchChannelAnywhere1');
+  await expect(page.getByRole('heading', { name: 'Channel not found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+});
+
+test('back from a playlist opened from a channel’s playlists returns to the same position without a request', async ({
+  page,
+}) => {
+  await page.goto(`/channel/${IDS.bigChannel}/playlists`);
+  const list = page.getByRole('list', { name: 'Playlists' });
+  await expect(list.getByRole('listitem').first()).toBeVisible();
+  // Scroll towards the end of the first page (30 playlists), so the second is loaded too.
+  await page.mouse.wheel(0, 2500);
+  await expect(page.locator(`${ROWS}[aria-setsize="60"]`).first()).toBeAttached();
+  await page.mouse.wheel(0, 2000);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(4000);
+  // Let the scroll settle: the position is remembered as it changes.
+  const y = await page.evaluate(
+    () => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY)))),
+  );
+  // A row in the middle of the window.
+  const posinset = await page.evaluate(
+    (selector) =>
+      [...document.querySelectorAll(selector)]
+        .find((row) => row.getBoundingClientRect().top > window.innerHeight / 2)
+        ?.getAttribute('aria-posinset'),
+    ROWS,
+  );
+  const opened = page.locator(`${ROWS}[aria-posinset="${posinset}"]`);
+  const name = (await opened.getByRole('link').textContent()) ?? '';
+  await opened.getByRole('link').click();
+  await expect(page).toHaveURL(/\/playlist\/[\w-]+$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+
+  const lookups: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/')) lookups.push(r.url());
+  });
+  await page.goBack();
+  await expect(page).toHaveURL(`/channel/${IDS.bigChannel}/playlists`);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(y);
+  await expect(page.locator(`${ROWS}[aria-posinset="${posinset}"]`)).toBeInViewport();
+
+  await page.goForward();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+  await page.goBack();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(y);
+  expect(lookups).toEqual([]);
+});
