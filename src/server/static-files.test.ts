@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { INITIAL_PAGE_PLACEHOLDER } from '../shared/explorer-api.ts';
+import { IMMUTABLE, loadStaticSite, REVALIDATE } from './static-files.ts';
+
+const built = existsSync(join('dist', 'index.html'));
+
+describe('static files', () => {
+  it('without a build, serves a page that says how to make one', () => {
+    let warned = false;
+    const site = loadStaticSite('/nonexistent/dist', { onMissingBuild: () => (warned = true) });
+    expect(warned).toBe(true);
+    expect(site.files.size).toBe(0);
+    expect(site.index.body.toString()).toContain('npm run build');
+    expect(site.index.body.toString()).toContain(INITIAL_PAGE_PLACEHOLDER);
+  });
+
+  // Issue #3: the CSP allows no inline script or style, so the build must need none.
+  it.skipIf(!built)(
+    'the Vite build needs no inline script or style, and has the placeholder',
+    async () => {
+      const html = readFileSync(join('dist', 'index.html'), 'utf8');
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
+        expect(tag).toMatch(/\bsrc="\/assets\//);
+      expect(html).not.toMatch(/<style\b/);
+      expect(html).not.toMatch(/\sstyle=/);
+      expect(html).not.toMatch(/\son[a-z]+=/);
+      expect(html).toContain(INITIAL_PAGE_PLACEHOLDER);
+
+      const site = loadStaticSite('dist');
+      await site.ready;
+      const assets = [...site.files.keys()].filter((p) => p.startsWith('/assets/'));
+      expect(assets.length).toBeGreaterThan(0);
+      for (const path of assets) expect(site.files.get(path)?.cacheControl).toBe(IMMUTABLE);
+      expect(site.index.cacheControl).toBe(REVALIDATE);
+      const largest = assets
+        .filter((p) => p.endsWith('.js'))
+        .reduce((a, b) =>
+          (site.files.get(a)?.body.length ?? 0) >= (site.files.get(b)?.body.length ?? 0) ? a : b,
+        );
+      expect(site.files.get(largest)?.encoded.br).toBeDefined();
+    },
+  );
+});
