@@ -9,10 +9,26 @@ import globals from 'globals';
 // Import directions (docs: README "Architecture"): shared imports none of ours; catalogue and
 // app import only shared; server imports shared and catalogue.
 const zones = [
-  { target: './src/shared', from: ['./src/app', './src/server', './src/catalogue'], message: 'shared is the contract and imports nothing of ours.' },
-  { target: './src/catalogue', from: ['./src/app', './src/server'], message: 'catalogue imports only shared.' },
-  { target: './src/app', from: ['./src/server', './src/catalogue'], message: 'the app imports only shared (no server code or secrets in the bundle).' },
-  { target: './src/server', from: ['./src/app'], message: 'the server imports only shared and catalogue.' },
+  {
+    target: './src/shared',
+    from: ['./src/app', './src/server', './src/catalogue'],
+    message: 'shared is the contract and imports nothing of ours.',
+  },
+  {
+    target: './src/catalogue',
+    from: ['./src/app', './src/server'],
+    message: 'catalogue imports only shared.',
+  },
+  {
+    target: './src/app',
+    from: ['./src/server', './src/catalogue'],
+    message: 'the app imports only shared (no server code or secrets in the bundle).',
+  },
+  {
+    target: './src/server',
+    from: ['./src/app'],
+    message: 'the server imports only shared and catalogue.',
+  },
 ];
 
 export default tseslint.config(
@@ -24,7 +40,10 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -36,7 +55,10 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       ...pluginQuery.configs.recommended.rules,
       // Configuration is read once, in src/server/config.ts; the bundle never sees process.env.
-      'no-restricted-globals': ['error', { name: 'process', message: 'The app runs in a browser.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'The app runs in a browser.' },
+      ],
     },
   },
   {
@@ -44,7 +66,10 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/server/config.ts', 'src/catalogue/config.ts', 'src/**/*.test.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in config.ts only.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration in config.ts only.' },
+      ],
     },
   },
 );

@@ -13,7 +13,10 @@ import type { BenchRow } from './table.ts';
 // server-rendered HTML page of the same 100 rows from the same machine.
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 async function startReferencePage(explorerUrl: string): Promise<{ url: string; server: Server }> {
   const page = playlistPageSchema.parse(
@@ -35,7 +38,9 @@ async function startReferencePage(explorerUrl: string): Promise<{ url: string; s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
 }
 
-export async function benchAppFirstView(options: BenchOptions & { samples: number }): Promise<BenchRow[]> {
+export async function benchAppFirstView(
+  options: BenchOptions & { samples: number },
+): Promise<BenchRow[]> {
   const explorer = await startExplorer();
   const reference = await startReferencePage(explorer.url);
   const browser = await launchChromium();
@@ -45,7 +50,9 @@ export async function benchAppFirstView(options: BenchOptions & { samples: numbe
     const page = await context.newPage();
     await page.goto(url);
     await page.waitForSelector(ROW_SELECTOR);
-    const ms = (await page.evaluate(() => (window as unknown as { __firstRow: number }).__firstRow)) as number;
+    const ms = (await page.evaluate(
+      () => (window as unknown as { __firstRow: number }).__firstRow,
+    )) as number;
     await context.close();
     return ms;
   };

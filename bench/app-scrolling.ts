@@ -22,7 +22,10 @@ interface ScrollReport {
   seconds: number;
 }
 
-export async function benchAppScrolling(options: { pixelsPerSecond: number; maxSeconds: number }): Promise<BenchRow[]> {
+export async function benchAppScrolling(options: {
+  pixelsPerSecond: number;
+  maxSeconds: number;
+}): Promise<BenchRow[]> {
   const explorer = await startExplorer();
   const browser = await launchChromium();
   try {
@@ -47,20 +50,29 @@ export async function benchAppScrolling(options: { pixelsPerSecond: number; maxS
             window.scrollBy(0, (speed * (now - last)) / 1000);
             last = now;
             maxRows = Math.max(maxRows, rows().length);
-            const atBottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+            const atBottom =
+              window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
             const lastLoaded = document.querySelector(`${selector}[aria-posinset="5000"]`) !== null;
             if (atBottom && !lastLoaded && !stalled) stalls++;
             stalled = atBottom && !lastLoaded;
             const done = atBottom && lastLoaded;
             if (done || now - started > maxSeconds * 1000) {
-              resolve({ maxRows, viewportRows, stalls, reachedEnd: done, seconds: (now - started) / 1000 });
+              resolve({
+                maxRows,
+                viewportRows,
+                stalls,
+                reachedEnd: done,
+                seconds: (now - started) / 1000,
+              });
             } else requestAnimationFrame(step);
           };
           requestAnimationFrame(step);
         }),
       { selector: ROW_SELECTOR, speed: options.pixelsPerSecond, maxSeconds: options.maxSeconds },
     )) as ScrollReport;
-    const longTasks = (await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks)) as number[];
+    const longTasks = (await page.evaluate(
+      () => (window as unknown as { __longTasks: number[] }).__longTasks,
+    )) as number[];
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };

@@ -48,7 +48,10 @@ export async function benchWholePlaylist(options: BenchOptions): Promise<BenchRo
           do {
             const query = new URLSearchParams({ id });
             if (continuation) query.set('continuation', continuation);
-            const page = (await (await fetch(`/api/v1/playlist?${query}`)).json()) as { items: unknown[]; continuation: string | null };
+            const page = (await (await fetch(`/api/v1/playlist?${query}`)).json()) as {
+              items: unknown[];
+              continuation: string | null;
+            };
             items += page.items.length;
             continuation = page.continuation;
           } while (continuation);

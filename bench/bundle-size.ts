@@ -16,14 +16,20 @@ export interface BundleSize {
 
 export function measureInitialBundle(distDir = 'dist'): BundleSize {
   const html = readFileSync(join(distDir, 'index.html'), 'utf8');
-  const files = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!))];
+  const files = [
+    ...new Set(
+      [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!),
+    ),
+  ];
   const size = { js: { raw: 0, gzip: 0, brotli: 0 }, css: { raw: 0, gzip: 0, brotli: 0 } };
   for (const file of files) {
     const bytes = readFileSync(join(distDir, file));
     const bucket = file.endsWith('.js') ? size.js : size.css;
     bucket.raw += bytes.length;
     bucket.gzip += gzipSync(bytes, { level: 9 }).length;
-    bucket.brotli += brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    bucket.brotli += brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+    }).length;
   }
   return { files, ...size };
 }

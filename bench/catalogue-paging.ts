@@ -16,7 +16,11 @@ export interface BenchOptions {
   seconds: number;
 }
 
-export async function catalogueStart(): Promise<{ url: string; headers: Record<string, string>; stop: () => Promise<void> }> {
+export async function catalogueStart(): Promise<{
+  url: string;
+  headers: Record<string, string>;
+  stop: () => Promise<void>;
+}> {
   const port = await freePort();
   const apiKey = randomBytes(12).toString('hex');
   const apiSecret = randomBytes(24).toString('hex');
@@ -38,11 +42,22 @@ function pathFor(endpoint: EndpointName, id: string, continuation?: string | nul
 }
 
 /** The continuation that asks for page `n` (or the last page when n is Infinity). */
-async function continuationFor(pool: Pool, headers: Record<string, string>, endpoint: EndpointName, id: string, n: number) {
+async function continuationFor(
+  pool: Pool,
+  headers: Record<string, string>,
+  endpoint: EndpointName,
+  id: string,
+  n: number,
+) {
   let continuation: string | null = null;
   for (let page = 1; page < n; page++) {
-    const response: Dispatcher.ResponseData = await pool.request({ method: 'GET', path: pathFor(endpoint, id, continuation), headers });
-    const next: string | null = ((await response.body.json()) as { continuation: string | null }).continuation;
+    const response: Dispatcher.ResponseData = await pool.request({
+      method: 'GET',
+      path: pathFor(endpoint, id, continuation),
+      headers,
+    });
+    const next: string | null = ((await response.body.json()) as { continuation: string | null })
+      .continuation;
     if (next === null) break;
     continuation = next;
   }
@@ -61,14 +76,36 @@ export async function benchCataloguePaging(options: BenchOptions): Promise<Bench
   const catalogue = await catalogueStart();
   const pool = new Pool(catalogue.url, { connections: 1 });
   try {
-    const cases: Array<{ measure: string; endpoint: EndpointName; id: string; deep: number; label: string }> = [
-      { measure: 'catalogue: playlist page 50 vs page 1 (p50 latency)', endpoint: 'playlist', id: FIXTURE_IDS.playlist5000, deep: 50, label: 'page 50' },
-      { measure: 'catalogue: channel last page vs page 1 (p50 latency)', endpoint: 'channel-videos', id: FIXTURE_IDS.bigChannel, deep: Infinity, label: 'last page' },
+    const cases: Array<{
+      measure: string;
+      endpoint: EndpointName;
+      id: string;
+      deep: number;
+      label: string;
+    }> = [
+      {
+        measure: 'catalogue: playlist page 50 vs page 1 (p50 latency)',
+        endpoint: 'playlist',
+        id: FIXTURE_IDS.playlist5000,
+        deep: 50,
+        label: 'page 50',
+      },
+      {
+        measure: 'catalogue: channel last page vs page 1 (p50 latency)',
+        endpoint: 'channel-videos',
+        id: FIXTURE_IDS.bigChannel,
+        deep: Infinity,
+        label: 'last page',
+      },
     ];
     const rows: BenchRow[] = [];
     for (const c of cases) {
       const first = pathFor(c.endpoint, c.id);
-      const deep = pathFor(c.endpoint, c.id, await continuationFor(pool, catalogue.headers, c.endpoint, c.id, c.deep));
+      const deep = pathFor(
+        c.endpoint,
+        c.id,
+        await continuationFor(pool, catalogue.headers, c.endpoint, c.id, c.deep),
+      );
       const ratios: number[] = [];
       const deepTimes: number[] = [];
       const firstTimes: number[] = [];
@@ -100,4 +137,3 @@ export async function benchCataloguePaging(options: BenchOptions): Promise<Bench
     await catalogue.stop();
   }
 }
-

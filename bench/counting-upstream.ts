@@ -10,7 +10,13 @@ export async function startCountingUpstream(target: string) {
   const server = createServer((req, res) => {
     count++;
     const upstream = request(
-      { host: targetUrl.hostname, port: targetUrl.port, path: req.url, method: req.method, headers: req.headers },
+      {
+        host: targetUrl.hostname,
+        port: targetUrl.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -15,7 +15,10 @@ export interface Explorer {
   stop: () => Promise<void>;
 }
 
-export async function startExplorer(upstream?: Upstream, env: Record<string, string> = {}): Promise<Explorer> {
+export async function startExplorer(
+  upstream?: Upstream,
+  env: Record<string, string> = {},
+): Promise<Explorer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = await startChild(

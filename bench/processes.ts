@@ -10,12 +10,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const SERVER_CORE = '0';
 export const CLIENT_CORE = '1';
 
-export const hasCommand = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
+export const hasCommand = (name: string) =>
+  spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
 const canPin = availableParallelism() >= 2 && hasCommand('taskset');
 
 /** Pins this process (the client side) to the client core. */
 export function pinSelf(): void {
-  if (canPin) spawnSync('taskset', ['-a', '-p', '-c', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
+  if (canPin)
+    spawnSync('taskset', ['-a', '-p', '-c', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
 }
 
 export function pinned(core: string, command: string, args: string[]): [string, string[]] {
@@ -48,7 +50,10 @@ export async function startChild(
   readyUrl: string,
 ): Promise<Child> {
   const [cmd, argv] = pinned(core, command, args);
-  const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, argv, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
   child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
@@ -85,9 +90,17 @@ const toMs = (value: string, unit: string) =>
   Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
 
 /** Runs wrk on the client core and reads its --latency report. */
-export function runWrk(url: string, seconds: number, connections = 32, headers: string[] = []): WrkResult {
+export function runWrk(
+  url: string,
+  seconds: number,
+  connections = 32,
+  headers: string[] = [],
+): WrkResult {
   const [cmd, argv] = pinned(CLIENT_CORE, 'wrk', [
-    '-t1', `-c${connections}`, `-d${seconds}s`, '--latency',
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
     ...headers.flatMap((h) => ['-H', h]),
     url,
   ]);
@@ -98,7 +111,9 @@ export function runWrk(url: string, seconds: number, connections = 32, headers: 
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
   if (!rps || !p50 || !p99) throw new Error(`wrk output not understood:\n${out}\n${result.stderr}`);
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    out,
+  );
   const errors =
     Number(non2xx?.[1] ?? 0) +
     (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0);

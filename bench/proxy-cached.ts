@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { catalogueStart, type BenchOptions } from './catalogue-paging.ts';
 import { startExplorer } from './explorer.ts';
-import { freePort, hasCommand, runWrk, SERVER_CORE, startChild, type WrkResult } from './processes.ts';
+import {
+  freePort,
+  hasCommand,
+  runWrk,
+  SERVER_CORE,
+  startChild,
+  type WrkResult,
+} from './processes.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -25,7 +32,13 @@ async function bareNode(bytes: Buffer): Promise<{ url: string; stop: () => Promi
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
       res.end(body);
     }).listen(${port}, '127.0.0.1');`;
-  const child = await startChild(SERVER_CORE, process.execPath, ['-e', source], {}, `http://127.0.0.1:${port}/`);
+  const child = await startChild(
+    SERVER_CORE,
+    process.execPath,
+    ['-e', source],
+    {},
+    `http://127.0.0.1:${port}/`,
+  );
   return { url: `http://127.0.0.1:${port}/`, stop: child.stop };
 }
 
@@ -43,7 +56,13 @@ async function nginx(bytes: Buffer): Promise<{ url: string; stop: () => Promise<
      http { access_log off; keepalive_requests 1000000;
        server { listen 127.0.0.1:${port}; root ${dir}; default_type application/json; } }`,
   );
-  const child = await startChild(SERVER_CORE, binary, ['-p', dir, '-c', join(dir, 'nginx.conf')], {}, `http://127.0.0.1:${port}/page.json`);
+  const child = await startChild(
+    SERVER_CORE,
+    binary,
+    ['-p', dir, '-c', join(dir, 'nginx.conf')],
+    {},
+    `http://127.0.0.1:${port}/page.json`,
+  );
   return {
     url: `http://127.0.0.1:${port}/page.json`,
     stop: async () => {
@@ -85,7 +104,9 @@ export async function benchProxyCached(options: BenchOptions): Promise<BenchRow[
     const errors = runs.explorer.reduce((sum, r) => sum + r.errors, 0);
     const e = summarise(runs.explorer);
     const b = summarise(runs.bare);
-    const ratios = spread(runs.explorer.map((r, i) => r.requestsPerSecond / runs.bare[i]!.requestsPerSecond));
+    const ratios = spread(
+      runs.explorer.map((r, i) => r.requestsPerSecond / runs.bare[i]!.requestsPerSecond),
+    );
     const rows: BenchRow[] = [
       {
         bench: '1',
@@ -118,11 +139,18 @@ export async function benchProxyCached(options: BenchOptions): Promise<BenchRow[
         met: null,
       });
     } else {
-      rows.push({ bench: '1', measure: 'proxy, cached page: vs nginx', figure: '–', reference: 'nginx not installed (apt-get install nginx-light)', ratio: '–', target: '–', met: null });
+      rows.push({
+        bench: '1',
+        measure: 'proxy, cached page: vs nginx',
+        figure: '–',
+        reference: 'nginx not installed (apt-get install nginx-light)',
+        ratio: '–',
+        target: '–',
+        met: null,
+      });
     }
     return rows;
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
 }
-

@@ -19,7 +19,9 @@ async function timed(pool: Pool, path: string, headers: Record<string, string>) 
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, continuation: json.continuation };
 }
 
-export async function benchProxyUncached(options: BenchOptions & { pages: number }): Promise<BenchRow[]> {
+export async function benchProxyUncached(
+  options: BenchOptions & { pages: number },
+): Promise<BenchRow[]> {
   const catalogue = await catalogueStart();
   const direct = new Pool(catalogue.url, { connections: 1 });
   const rows: BenchRow[] = [];
@@ -73,7 +75,12 @@ export async function benchProxyUncached(options: BenchOptions & { pages: number
     try {
       const path = `/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`;
       const through = runWrk(`${explorer.url}${path}`, options.seconds, 16);
-      const straight = runWrk(`${catalogue.url}${path}`, options.seconds, 16, Object.entries(catalogue.headers).map(([k, v]) => `${k}: ${v}`));
+      const straight = runWrk(
+        `${catalogue.url}${path}`,
+        options.seconds,
+        16,
+        Object.entries(catalogue.headers).map(([k, v]) => `${k}: ${v}`),
+      );
       rows.push({
         bench: '2',
         measure: `proxy, uncached page: requests/s (cache off)${through.errors ? ` (${through.errors} errors!)` : ''}`,

@@ -1,5 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchAppFirstView } from './app-first-view.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
@@ -30,7 +30,8 @@ if (!existsSync('dist/index.html')) {
   console.error('bench: build the app first (npm run build).');
   process.exit(1);
 }
-if (!hasCommand('wrk')) console.warn('bench: wrk is not installed (apt-get install wrk); #1 and #2 need it.');
+if (!hasCommand('wrk'))
+  console.warn('bench: wrk is not installed (apt-get install wrk); #1 and #2 need it.');
 pinSelf();
 
 const base = smoke ? { rounds: 1, samples: 3, seconds: 1 } : { rounds: 5, samples: 50, seconds: 5 };
@@ -53,20 +54,36 @@ for (const [id, run] of benches) {
   try {
     if (id === '1' || id === '2') {
       if (!hasCommand('wrk')) {
-        rows.push({ bench: id, measure: 'needs wrk', figure: '–', reference: 'wrk not installed (apt-get install wrk)', ratio: '–', target: '–', met: null });
+        rows.push({
+          bench: id,
+          measure: 'needs wrk',
+          figure: '–',
+          reference: 'wrk not installed (apt-get install wrk)',
+          ratio: '–',
+          target: '–',
+          met: null,
+        });
         continue;
       }
     }
     rows.push(...(await run()));
   } catch (error) {
     failed++;
-    rows.push({ bench: id, measure: 'FAILED', figure: String(error instanceof Error ? error.message : error).split('\n')[0]!, reference: '–', ratio: '–', target: '–', met: false });
+    rows.push({
+      bench: id,
+      measure: 'FAILED',
+      figure: String(error instanceof Error ? error.message : error).split('\n')[0]!,
+      reference: '–',
+      ratio: '–',
+      target: '–',
+      met: false,
+    });
     console.error(error);
   }
   console.error(`bench #${id}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-const machine = `${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`;
+const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`;
 const table = `${renderTable(rows)}\n\n${smoke ? 'SMOKE RUN: figures are not measurements. ' : ''}Machine: ${machine}. Medians with (min–max) over rounds.`;
 console.log(table);
 if (values.out) writeFileSync(values.out, `${table}\n`);

@@ -9,7 +9,9 @@ import type { BenchRow } from './table.ts';
 // #3: N simultaneous identical cold requests should cost one upstream call. Each round asks
 // for a page nobody asked for before, through a counter in front of the catalogue.
 
-export async function benchStampede(options: BenchOptions & { concurrency: number }): Promise<BenchRow[]> {
+export async function benchStampede(
+  options: BenchOptions & { concurrency: number },
+): Promise<BenchRow[]> {
   const catalogue = await catalogueStart();
   const counter = await startCountingUpstream(catalogue.url);
   const explorer = await startExplorer({ url: counter.url, headers: catalogue.headers });
@@ -17,7 +19,9 @@ export async function benchStampede(options: BenchOptions & { concurrency: numbe
   try {
     // Cold pages: the first page of each of the big channel's playlists, one per round.
     const listing = (await (
-      await fetch(`${catalogue.url}/api/v1/channel-playlists?id=${FIXTURE_IDS.bigChannel}`, { headers: catalogue.headers })
+      await fetch(`${catalogue.url}/api/v1/channel-playlists?id=${FIXTURE_IDS.bigChannel}`, {
+        headers: catalogue.headers,
+      })
     ).json()) as { items: Array<{ id: string }> };
     const calls: number[] = [];
     const statuses = new Set<number>();
@@ -26,7 +30,10 @@ export async function benchStampede(options: BenchOptions & { concurrency: numbe
       const before = counter.count();
       const answers = await Promise.all(
         Array.from({ length: options.concurrency }, async () => {
-          const { statusCode, body } = await pool.request({ method: 'GET', path: `/api/v1/playlist?id=${id}` });
+          const { statusCode, body } = await pool.request({
+            method: 'GET',
+            path: `/api/v1/playlist?id=${id}`,
+          });
           await body.arrayBuffer();
           return statusCode;
         }),

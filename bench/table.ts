@@ -14,7 +14,17 @@ export interface BenchRow {
 
 export function renderTable(rows: readonly BenchRow[]): string {
   const header = ['#', 'measure', 'measured', 'reference (same run)', 'ratio', 'target', 'met'];
-  const lines = rows.map((r) => [r.bench, r.measure, r.figure, r.reference, r.ratio, r.target, r.met === null ? '–' : r.met ? 'yes' : 'NO']);
+  const lines = rows.map((r) => [
+    r.bench,
+    r.measure,
+    r.figure,
+    r.reference,
+    r.ratio,
+    r.target,
+    r.met === null ? '–' : r.met ? 'yes' : 'NO',
+  ]);
   const escape = (cell: string) => cell.replaceAll('|', '\\|');
-  return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.map(escape).join(' | ')} |`).join('\n');
+  return [header, header.map(() => '---'), ...lines]
+    .map((cells) => `| ${cells.map(escape).join(' | ')} |`)
+    .join('\n');
 }

@@ -19,18 +19,24 @@ test('a channel’s videos: header, tabs and rows with compact view counts', asy
 
   await tabs.getByRole('link', { name: 'Playlists' }).click();
   await expect(page).toHaveURL(`/channel/${IDS.bigChannel}/playlists`);
-  await expect(tabs.getByRole('link', { name: 'Playlists' })).toHaveAttribute('aria-current', 'page');
-  await expect(page.getByRole('list', { name: 'Playlists' }).getByRole('listitem').first()).toContainText(/\d+ videos?/);
+  await expect(tabs.getByRole('link', { name: 'Playlists' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  await expect(
+    page.getByRole('list', { name: 'Playlists' }).getByRole('listitem').first(),
+  ).toContainText(/\d+ videos?/);
   await expect(page).toHaveTitle('Catalogue Demo Studios · Playlists · Catalogue Explorer');
   await expectAccessible(page);
 });
 
 test('/channel/:id/videos is the videos tab too', async ({ page }) => {
   await page.goto(`/channel/${IDS.smallChannel}/videos`);
-  await expect(page.getByRole('navigation', { name: 'Channel sections' }).getByRole('link', { name: 'Videos' })).toHaveAttribute(
-    'aria-current',
-    'page',
-  );
+  await expect(
+    page
+      .getByRole('navigation', { name: 'Channel sections' })
+      .getByRole('link', { name: 'Videos' }),
+  ).toHaveAttribute('aria-current', 'page');
   await expect(page.locator(ROWS).first()).toBeVisible();
   await expect(page.locator(ROWS).first()).toHaveAttribute('aria-setsize', /\d+/);
 });
@@ -62,7 +68,10 @@ test('back from a playlist opened from a channel’s playlists returns to the sa
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(4000);
   // Let the scroll settle: the position is remembered as it changes.
   const y = await page.evaluate(
-    () => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY)))),
+    () =>
+      new Promise<number>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY))),
+      ),
   );
   // A row in the middle of the window.
   const posinset = await page.evaluate(

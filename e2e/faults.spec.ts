@@ -5,11 +5,17 @@ import { expect, IDS, inViewport, ROWS, scrollUntil, test } from './fixtures.ts'
 // switched fault can only meet the request it is meant for. Each test uses lists no other test
 // here loads, so the server's page cache cannot answer in the catalogue's place.
 
-test('a failing next page shows Retry, keeps the loaded items, and recovers', async ({ page, faults, expectConsoleErrors }) => {
+test('a failing next page shows Retry, keeps the loaded items, and recovers', async ({
+  page,
+  faults,
+  expectConsoleErrors,
+}) => {
   expectConsoleErrors(/status of 5\d\d/);
   await page.goto(`/playlist/${IDS.playlist101}`);
   await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
-  await faults.set({ failNext: { count: 100, status: 500, endpoint: 'playlist', withContinuation: true } });
+  await faults.set({
+    failNext: { count: 100, status: 500, endpoint: 'playlist', withContinuation: true },
+  });
 
   const failure = page.getByRole('alert').filter({ hasText: 'Could not load more' });
   await scrollUntil(page, () => inViewport(failure));
@@ -26,12 +32,18 @@ test('a failing next page shows Retry, keeps the loaded items, and recovers', as
   await expect(failure).toHaveCount(0);
 });
 
-test('a failing first page says the catalogue is unavailable, and Retry recovers', async ({ page, faults, expectConsoleErrors }) => {
+test('a failing first page says the catalogue is unavailable, and Retry recovers', async ({
+  page,
+  faults,
+  expectConsoleErrors,
+}) => {
   expectConsoleErrors(/status of 5\d\d/);
   await faults.set({ failNext: { count: 100, status: 503, endpoint: 'channel-videos' } });
   await page.goto(`/channel/${IDS.smallChannel}`);
   const problem = page.getByRole('alert');
-  await expect(problem.getByRole('heading')).toHaveText(/unavailable|error|Catalogue/i, { timeout: 15_000 });
+  await expect(problem.getByRole('heading')).toHaveText(/unavailable|error|Catalogue/i, {
+    timeout: 15_000,
+  });
   await expect(page.locator(ROWS)).toHaveCount(0);
   await faults.reset();
   await problem.getByRole('button', { name: 'Retry' }).click();
@@ -41,7 +53,10 @@ test('a failing first page says the catalogue is unavailable, and Retry recovers
 
 test('a rate-limited list says how long to wait', async ({ page, faults, expectConsoleErrors }) => {
   expectConsoleErrors(/status of 429/);
-  await faults.set({ retryAfterSeconds: 30, failNext: { count: 100, status: 429, endpoint: 'channel-playlists' } });
+  await faults.set({
+    retryAfterSeconds: 30,
+    failNext: { count: 100, status: 429, endpoint: 'channel-playlists' },
+  });
   await page.goto(`/channel/${IDS.bigChannel}/playlists`);
   const problem = page.getByRole('alert');
   await expect(problem.getByRole('heading')).toHaveText('Too many requests');
@@ -49,10 +64,15 @@ test('a rate-limited list says how long to wait', async ({ page, faults, expectC
   await expect(problem.getByRole('button', { name: 'Retry' })).toBeVisible();
 });
 
-test('a deep link shows its progress while the pages up to the item load', async ({ page, faults }) => {
+test('a deep link shows its progress while the pages up to the item load', async ({
+  page,
+  faults,
+}) => {
   await faults.set({ latencyMs: 60 });
   await page.goto(`/playlist/${IDS.playlist5000}?index=1234`);
-  await expect(page.getByRole('status').filter({ hasText: 'Loading up to item 1,234' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Loading up to item 1,234' }),
+  ).toBeVisible();
   await expect(page.getByRole('progressbar')).toBeVisible();
   const target = page.locator(`${ROWS}[aria-posinset="1234"]`);
   await expect(target).toBeInViewport({ timeout: 20_000 });
@@ -67,7 +87,10 @@ test('a late answer never lands in another list', async ({ page, faults }) => {
   await faults.set({ latencyMs: 1000 });
   // The videos request either arrives late or is aborted when its view goes away.
   const isVideos = (r: { url(): string }) => r.url().includes('/api/v1/channel-videos');
-  const late = Promise.race([page.waitForResponse(isVideos), page.waitForEvent('requestfailed', isVideos)]);
+  const late = Promise.race([
+    page.waitForResponse(isVideos),
+    page.waitForEvent('requestfailed', isVideos),
+  ]);
   const tabs = page.getByRole('navigation', { name: 'Channel sections' });
   await tabs.getByRole('link', { name: 'Videos' }).click();
   await tabs.getByRole('link', { name: 'Playlists' }).click();

@@ -46,11 +46,13 @@ export const test = base.extend<Fixtures & E2EOptions>({
     async ({ page, expectConsoleErrors: _ }, use, testInfo) => {
       const errors: string[] = [];
       page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+        if (message.type() === 'error')
+          errors.push(`${message.text()} (${message.location().url})`);
       });
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
       await use();
-      const expected = (testInfo as unknown as { expectedConsoleErrors: RegExp[] }).expectedConsoleErrors;
+      const expected = (testInfo as unknown as { expectedConsoleErrors: RegExp[] })
+        .expectedConsoleErrors;
       const unexpected = errors.filter((text) => !expected.some((pattern) => pattern.test(text)));
       expect(unexpected, 'errors in the browser console').toEqual([]);
     },
@@ -81,7 +83,10 @@ export async function expectAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
   expect(serious, 'serious or critical axe violations').toEqual([]);
 }
 
@@ -95,12 +100,18 @@ export async function inViewport(locator: Locator): Promise<boolean> {
 }
 
 /** Scrolls the window down until `done` holds, a screen at a time, as a reader would. */
-export async function scrollUntil(page: Page, done: () => Promise<boolean>, maxSteps = 400): Promise<void> {
+export async function scrollUntil(
+  page: Page,
+  done: () => Promise<boolean>,
+  maxSteps = 400,
+): Promise<void> {
   for (let step = 0; step < maxSteps; step++) {
     if (await done()) return;
     await page.mouse.wheel(0, 2000);
     // Let the virtualizer render and the next page arrive before judging again.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
   }
   throw new Error('scrolled without reaching the goal');
 }

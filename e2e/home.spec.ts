@@ -3,12 +3,20 @@ import { expect, expectAccessible, IDS, test } from './fixtures.ts';
 // The home page (issue #4): the box that opens anything readable, the demo entries and the
 // views opened recently.
 
-test('the home page lists the demo catalogue and is accessible, in light and dark', async ({ page }) => {
+test('the home page lists the demo catalogue and is accessible, in light and dark', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page).toHaveTitle('Catalogue Explorer');
   const demo = page.getByRole('region', { name: 'Demo catalogue' });
-  await expect(demo.getByRole('link', { name: /Every talk, 2010–2026/ })).toHaveAttribute('href', `/playlist/${IDS.playlist5000}`);
-  await expect(demo.getByRole('link', { name: /Tiny Workshop/ })).toHaveAttribute('href', `/channel/${IDS.smallChannel}`);
+  await expect(demo.getByRole('link', { name: /Every talk, 2010–2026/ })).toHaveAttribute(
+    'href',
+    `/playlist/${IDS.playlist5000}`,
+  );
+  await expect(demo.getByRole('link', { name: /Tiny Workshop/ })).toHaveAttribute(
+    'href',
+    `/channel/${IDS.smallChannel}`,
+  );
   await expectAccessible(page);
   await page.emulateMedia({ colorScheme: 'dark' });
   await expectAccessible(page);
@@ -19,7 +27,9 @@ test('the box opens IDs and explains what it cannot read', async ({ page }) => {
   const box = page.getByRole('textbox', { name: 'Playlist ID, channel ID or YouTube link' });
   await box.fill('not a playlist');
   await box.press('Enter');
-  await expect(page.getByRole('alert')).toContainText('neither a playlist ID, a channel ID nor a link');
+  await expect(page.getByRole('alert')).toContainText(
+    'neither a playlist ID, a channel ID nor a link',
+  );
   await expect(box).toHaveAttribute('aria-invalid', 'true');
 
   await box.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
@@ -36,12 +46,17 @@ test('recently opened views are listed on the home page', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.getByRole('link', { name: 'Catalogue Explorer' }).click();
   const recent = page.getByRole('region', { name: 'Recently opened' });
-  await expect(recent.getByRole('link', { name: /Field recordings/ })).toHaveAttribute('href', `/playlist/${IDS.playlist101}`);
+  await expect(recent.getByRole('link', { name: /Field recordings/ })).toHaveAttribute(
+    'href',
+    `/playlist/${IDS.playlist101}`,
+  );
   await recent.getByRole('button', { name: 'Clear' }).click();
   await expect(recent).toHaveCount(0);
 });
 
-test('the skip link and every control are reachable by keyboard with visible focus', async ({ page }) => {
+test('the skip link and every control are reachable by keyboard with visible focus', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });

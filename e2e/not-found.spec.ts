@@ -1,6 +1,9 @@
 import { expect, expectAccessible, test } from './fixtures.ts';
 
-test('an unknown address shows a not-found page with a way home', async ({ page, expectConsoleErrors }) => {
+test('an unknown address shows a not-found page with a way home', async ({
+  page,
+  expectConsoleErrors,
+}) => {
   // The server answers 404 for paths that are not views, and the browser logs that.
   expectConsoleErrors(/status of 404/);
   await page.goto('/this/is/not/a/page');
@@ -9,5 +12,7 @@ test('an unknown address shows a not-found page with a way home', async ({ page,
   await expectAccessible(page);
   await page.getByRole('link', { name: 'Go to the home page' }).click();
   await expect(page).toHaveURL('/');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Explore playlists and channels');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Explore playlists and channels',
+  );
 });

@@ -3,8 +3,14 @@ import { expect, IDS, ROWS, test } from './fixtures.ts';
 
 // The platform's own URL forms (issue #4), with our host or pasted into the home page's box.
 
-async function videoAt(request: APIRequestContext, playlistId: string, index: number): Promise<string> {
-  const page = (await (await request.get(`/api/v1/playlist?id=${playlistId}`)).json()) as { items: Array<{ id: string; index: number }> };
+async function videoAt(
+  request: APIRequestContext,
+  playlistId: string,
+  index: number,
+): Promise<string> {
+  const page = (await (await request.get(`/api/v1/playlist?id=${playlistId}`)).json()) as {
+    items: Array<{ id: string; index: number }>;
+  };
   const item = page.items.find((i) => i.index === index);
   if (!item) throw new Error(`no item ${index}`);
   return item.id;
@@ -42,11 +48,23 @@ test('pasted platform URLs open the right view', async ({ page, request }) => {
   const video = await videoAt(request, IDS.playlist101, 3);
   const cases: Array<[string, string | RegExp]> = [
     [`https://www.youtube.com/playlist?list=${IDS.playlist100}`, `/playlist/${IDS.playlist100}`],
-    [`https://m.youtube.com/playlist?list=${IDS.playlist100}&si=share`, `/playlist/${IDS.playlist100}`],
-    [`https://www.youtube.com/watch?v=${video}&list=${IDS.playlist101}&index=3`, `/playlist/${IDS.playlist101}?index=3`],
-    [`https://youtu.be/${video}?list=${IDS.playlist101}`, `/playlist/${IDS.playlist101}?v=${video}`],
+    [
+      `https://m.youtube.com/playlist?list=${IDS.playlist100}&si=share`,
+      `/playlist/${IDS.playlist100}`,
+    ],
+    [
+      `https://www.youtube.com/watch?v=${video}&list=${IDS.playlist101}&index=3`,
+      `/playlist/${IDS.playlist101}?index=3`,
+    ],
+    [
+      `https://youtu.be/${video}?list=${IDS.playlist101}`,
+      `/playlist/${IDS.playlist101}?v=${video}`,
+    ],
     [`youtube.com/channel/${IDS.bigChannel}`, `/channel/${IDS.bigChannel}`],
-    [`https://www.youtube.com/channel/${IDS.smallChannel}/playlists`, `/channel/${IDS.smallChannel}/playlists`],
+    [
+      `https://www.youtube.com/channel/${IDS.smallChannel}/playlists`,
+      `/channel/${IDS.smallChannel}/playlists`,
+    ],
   ];
   for (const [pasted, path] of cases) {
     await page.goto('/');

@@ -18,7 +18,10 @@ preloadViewFor(window.location.pathname);
 // calls it "default", like every tab's first entry), so it gets one of its own first.
 const state: unknown = window.history.state;
 if (!(state && typeof state === 'object' && 'key' in state)) {
-  window.history.replaceState({ ...(state as object | null), key: Math.random().toString(36).slice(2, 10) }, '');
+  window.history.replaceState(
+    { ...(state as object | null), key: Math.random().toString(36).slice(2, 10) },
+    '',
+  );
 }
 trackWindowScroll();
 

@@ -12,9 +12,15 @@ const loadPlatformLink = () => import('./routes/platform-link-route.tsx');
 export const HomeRoute = lazy(() => loadHome().then((m) => ({ default: m.HomeRoute })));
 export const PlaylistRoute = lazy(() => loadPlaylist().then((m) => ({ default: m.PlaylistRoute })));
 export const ChannelLayout = lazy(() => loadChannel().then((m) => ({ default: m.ChannelLayout })));
-export const ChannelVideosRoute = lazy(() => loadChannel().then((m) => ({ default: m.ChannelVideosRoute })));
-export const ChannelPlaylistsRoute = lazy(() => loadChannel().then((m) => ({ default: m.ChannelPlaylistsRoute })));
-export const PlatformLinkRoute = lazy(() => loadPlatformLink().then((m) => ({ default: m.PlatformLinkRoute })));
+export const ChannelVideosRoute = lazy(() =>
+  loadChannel().then((m) => ({ default: m.ChannelVideosRoute })),
+);
+export const ChannelPlaylistsRoute = lazy(() =>
+  loadChannel().then((m) => ({ default: m.ChannelPlaylistsRoute })),
+);
+export const PlatformLinkRoute = lazy(() =>
+  loadPlatformLink().then((m) => ({ default: m.PlatformLinkRoute })),
+);
 
 export function preloadViewFor(pathname: string): void {
   const path = pathname.replace(/\/+$/, '') || '/';

@@ -110,12 +110,30 @@ function buildDemoDatabase(path: string): void {
     for (const c of data.channels) channel.run(c.id, c.title);
     const video = db.prepare('INSERT INTO video VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const v of data.videos) {
-      video.run(v.id, v.channelId, v.title, v.description, v.duration, v.viewCount, v.publishedAt, v.publishedKnown ? 1 : 0);
+      video.run(
+        v.id,
+        v.channelId,
+        v.title,
+        v.description,
+        v.duration,
+        v.viewCount,
+        v.publishedAt,
+        v.publishedKnown ? 1 : 0,
+      );
     }
     const playlist = db.prepare('INSERT INTO playlist VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     const item = db.prepare('INSERT INTO playlist_item VALUES (?, ?, ?)');
     for (const p of data.playlists) {
-      playlist.run(p.id, p.channelId, p.title, p.description, p.viewCount, p.updatedAt, p.ordinal, p.videoIds.length);
+      playlist.run(
+        p.id,
+        p.channelId,
+        p.title,
+        p.description,
+        p.viewCount,
+        p.updatedAt,
+        p.ordinal,
+        p.videoIds.length,
+      );
       // Positions are 1-based, as in the platform's own `&index=N` links.
       p.videoIds.forEach((videoId, i) => item.run(p.id, i + 1, videoId));
     }

@@ -48,7 +48,8 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
     if (request.continuation === undefined) return { ok: true, keyset: null };
     const check = codec.decode(request.continuation, endpoint, request.id);
     if (!check.ok) return fail(400, 'invalid_continuation', `The continuation ${check.reason}.`);
-    if (!valid(check.keyset)) return fail(400, 'invalid_continuation', 'The continuation is not valid here.');
+    if (!valid(check.keyset))
+      return fail(400, 'invalid_continuation', 'The continuation is not valid here.');
     return { ok: true, keyset: check.keyset };
   };
 
@@ -58,7 +59,8 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
     }
     // Decision (README "Embedded catalogue"): a well-formed ID of a channel that does not
     // exist is a 404, so the app can say "not found" rather than "bad request".
-    if (!store.channelExists(id)) return fail(404, 'channel_not_found', `No channel has the ID ${id}.`);
+    if (!store.channelExists(id))
+      return fail(404, 'channel_not_found', `No channel has the ID ${id}.`);
     return null;
   };
 
@@ -135,7 +137,9 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
             publishedText: row.publishedKnown ? agoText(row.publishedAt, now) : null,
           })),
           continuation:
-            hasMore && last ? codec.encode('channel-videos', id, [last.publishedAt, last.id]) : null,
+            hasMore && last
+              ? codec.encode('channel-videos', id, [last.publishedAt, last.id])
+              : null,
         },
       };
     },
@@ -144,7 +148,11 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
       const { id, thumbnailBaseUrl } = request;
       const invalid = channelCheck(id);
       if (invalid) return invalid;
-      const at = position('channel-playlists', request, (k) => k.length === 1 && Number.isInteger(k[0]));
+      const at = position(
+        'channel-playlists',
+        request,
+        (k) => k.length === 1 && Number.isInteger(k[0]),
+      );
       if (!at.ok) return at;
       const after = at.keyset ? (at.keyset[0] as number) : -1;
       // §4.3 rule 1: a channel with no playlists answers `items: []` and a null continuation.
@@ -160,7 +168,8 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
             url: `${PLATFORM}/playlist?list=${row.id}`,
             videoCount: row.itemCount,
           })),
-          continuation: hasMore && last ? codec.encode('channel-playlists', id, [last.ordinal]) : null,
+          continuation:
+            hasMore && last ? codec.encode('channel-playlists', id, [last.ordinal]) : null,
         },
       };
     },

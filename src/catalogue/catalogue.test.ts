@@ -93,8 +93,16 @@ describe('playlists', () => {
   });
 
   it('answers 404 for an unknown or malformed playlist ID (§4.1 rule 1)', async () => {
-    await expectProblem(await call(lookupUrl('playlist', 'PLdoesNotExist0000000000000000000000')), 404, 'playlist_not_found');
-    await expectProblem(await call(lookupUrl('playlist', 'not a playlist')), 404, 'playlist_not_found');
+    await expectProblem(
+      await call(lookupUrl('playlist', 'PLdoesNotExist0000000000000000000000')),
+      404,
+      'playlist_not_found',
+    );
+    await expectProblem(
+      await call(lookupUrl('playlist', 'not a playlist')),
+      404,
+      'playlist_not_found',
+    );
   });
 });
 
@@ -128,14 +136,20 @@ describe('channels', () => {
   it('answers 400 for a malformed channel ID and 404 for an unknown one', async () => {
     for (const endpoint of ['channel-videos', 'channel-playlists'] as const) {
       await expectProblem(await call(lookupUrl(endpoint, 'UCshort')), 400, 'invalid_id');
-      await expectProblem(await call(lookupUrl(endpoint, 'UCxxxxxxxxxxxxxxxxxxxxxx')), 404, 'channel_not_found');
+      await expectProblem(
+        await call(lookupUrl(endpoint, 'UCxxxxxxxxxxxxxxxxxxxxxx')),
+        404,
+        'channel_not_found',
+      );
     }
   });
 });
 
 describe('generated data', () => {
   it('passes the schemas beyond the fixtures: every playlist of the big channel and their channels', async () => {
-    const listed = (await walk('channel-playlists', FIXTURE_IDS.bigChannel)).flatMap((p) => p.items);
+    const listed = (await walk('channel-playlists', FIXTURE_IDS.bigChannel)).flatMap(
+      (p) => p.items,
+    );
     const channels = new Set<string>();
     for (const { id } of listed) {
       const [first] = await walk('playlist', id);
@@ -160,7 +174,11 @@ describe('continuations', () => {
 
   it('refuses garbage', async () => {
     for (const garbage of ['abc', 'not base64!', '%%%', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
-      await expectProblem(await call(lookupUrl('playlist', FIXTURE_IDS.playlist5000, garbage)), 400, 'invalid_continuation');
+      await expectProblem(
+        await call(lookupUrl('playlist', FIXTURE_IDS.playlist5000, garbage)),
+        400,
+        'invalid_continuation',
+      );
     }
   });
 
@@ -178,10 +196,22 @@ describe('continuations', () => {
 
   it('refuses a continuation issued for another ID or another endpoint', async () => {
     const playlistToken = await firstContinuation('playlist', FIXTURE_IDS.playlist5000);
-    await expectProblem(await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, playlistToken)), 400, 'invalid_continuation');
+    await expectProblem(
+      await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, playlistToken)),
+      400,
+      'invalid_continuation',
+    );
     const videosToken = await firstContinuation('channel-videos', FIXTURE_IDS.bigChannel);
-    await expectProblem(await call(lookupUrl('channel-playlists', FIXTURE_IDS.bigChannel, videosToken)), 400, 'invalid_continuation');
-    await expectProblem(await call(lookupUrl('channel-videos', FIXTURE_IDS.smallChannel, videosToken)), 400, 'invalid_continuation');
+    await expectProblem(
+      await call(lookupUrl('channel-playlists', FIXTURE_IDS.bigChannel, videosToken)),
+      400,
+      'invalid_continuation',
+    );
+    await expectProblem(
+      await call(lookupUrl('channel-videos', FIXTURE_IDS.smallChannel, videosToken)),
+      400,
+      'invalid_continuation',
+    );
   });
 });
 
@@ -190,8 +220,16 @@ describe('requests', () => {
     const url = lookupUrl('playlist', FIXTURE_IDS.playlist100);
     await expectProblem(await fetch(url), 401, 'unauthorized');
     await expectProblem(await fetch(url, { headers: { 'API-Key': apiKey } }), 401, 'unauthorized');
-    await expectProblem(await fetch(url, { headers: { 'API-Key': apiKey, 'API-Secret': `${apiSecret}x` } }), 401, 'unauthorized');
-    await expectProblem(await fetch(url, { headers: { 'API-Key': apiSecret, 'API-Secret': apiKey } }), 401, 'unauthorized');
+    await expectProblem(
+      await fetch(url, { headers: { 'API-Key': apiKey, 'API-Secret': `${apiSecret}x` } }),
+      401,
+      'unauthorized',
+    );
+    await expectProblem(
+      await fetch(url, { headers: { 'API-Key': apiSecret, 'API-Secret': apiKey } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('answers 405 to methods other than GET and HEAD', async () => {
@@ -207,7 +245,9 @@ describe('requests', () => {
   it('answers 400 to a missing or repeated parameter and 404 to unknown paths', async () => {
     await expectProblem(await call(`${catalogue.url}/api/v1/playlist`), 400, 'missing_id');
     await expectProblem(
-      await call(`${catalogue.url}/api/v1/channel-videos?id=${FIXTURE_IDS.bigChannel}&id=${FIXTURE_IDS.smallChannel}`),
+      await call(
+        `${catalogue.url}/api/v1/channel-videos?id=${FIXTURE_IDS.bigChannel}&id=${FIXTURE_IDS.smallChannel}`,
+      ),
       400,
       'repeated_parameter',
     );
@@ -215,7 +255,9 @@ describe('requests', () => {
   });
 
   it('serves the thumbnails it hands out, without credentials', async () => {
-    const page = endpoints.playlist.pageSchema.parse(await (await call(lookupUrl('playlist', FIXTURE_IDS.playlist101))).json());
+    const page = endpoints.playlist.pageSchema.parse(
+      await (await call(lookupUrl('playlist', FIXTURE_IDS.playlist101))).json(),
+    );
     const urls = [...(page.info?.thumbnails ?? []), ...page.items[0]!.thumbnails].map((t) => t.url);
     expect(urls.length).toBe(8);
     for (const url of urls) {
@@ -230,18 +272,33 @@ describe('requests', () => {
 
 describe('fault switches', () => {
   const setFaults = async (settings: object) => {
-    const response = await fetch(`${catalogue.url}/__faults`, { method: 'PUT', body: JSON.stringify(settings) });
+    const response = await fetch(`${catalogue.url}/__faults`, {
+      method: 'PUT',
+      body: JSON.stringify(settings),
+    });
     expect(response.status).toBe(200);
   };
 
   it('fails the next matching requests, then recovers', async () => {
-    await setFaults({ failNext: { count: 2, status: 500, endpoint: 'playlist', withContinuation: true } });
+    await setFaults({
+      failNext: { count: 2, status: 500, endpoint: 'playlist', withContinuation: true },
+    });
     const first = await call(lookupUrl('playlist', FIXTURE_IDS.playlist101));
     expect(first.status).toBe(200); // page 1 carries no continuation: not matched
     const { continuation } = (await first.json()) as { continuation: string };
-    await expectProblem(await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, continuation)), 500, 'injected_fault');
-    await expectProblem(await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, continuation)), 500, 'injected_fault');
-    expect((await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, continuation))).status).toBe(200);
+    await expectProblem(
+      await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, continuation)),
+      500,
+      'injected_fault',
+    );
+    await expectProblem(
+      await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, continuation)),
+      500,
+      'injected_fault',
+    );
+    expect((await call(lookupUrl('playlist', FIXTURE_IDS.playlist101, continuation))).status).toBe(
+      200,
+    );
   });
 
   it('answers 429 with Retry-After, malformed bodies and added latency', async () => {

@@ -17,12 +17,13 @@ export type Keyset = Array<string | number>;
 const payloadSchema = z.object({
   e: z.string(),
   i: z.string(),
-  k: z.array(z.union([z.string(), z.number()])).min(1).max(4),
+  k: z
+    .array(z.union([z.string(), z.number()]))
+    .min(1)
+    .max(4),
 });
 
-export type ContinuationCheck =
-  | { ok: true; keyset: Keyset }
-  | { ok: false; reason: string };
+export type ContinuationCheck = { ok: true; keyset: Keyset } | { ok: false; reason: string };
 
 export interface ContinuationCodec {
   encode(endpoint: EndpointName, id: string, keyset: Keyset): string;
@@ -32,7 +33,8 @@ export interface ContinuationCodec {
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export function createContinuationCodec(key: Buffer | string): ContinuationCodec {
-  const mac = (body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+  const mac = (body: Buffer) =>
+    createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
 
   return {
     encode(endpoint, id, keyset) {
@@ -41,9 +43,11 @@ export function createContinuationCodec(key: Buffer | string): ContinuationCodec
     },
 
     decode(token, endpoint, id) {
-      if (token.length % 4 !== 0 || !BASE64.test(token)) return { ok: false, reason: 'is not a continuation this service issued' };
+      if (token.length % 4 !== 0 || !BASE64.test(token))
+        return { ok: false, reason: 'is not a continuation this service issued' };
       const raw = Buffer.from(token, 'base64');
-      if (raw.length <= 1 + MAC_BYTES || raw[0] !== VERSION) return { ok: false, reason: 'is not a continuation this service issued' };
+      if (raw.length <= 1 + MAC_BYTES || raw[0] !== VERSION)
+        return { ok: false, reason: 'is not a continuation this service issued' };
       const body = raw.subarray(1 + MAC_BYTES);
       if (!timingSafeEqual(raw.subarray(1, 1 + MAC_BYTES), mac(body))) {
         return { ok: false, reason: 'has been altered' };
@@ -54,7 +58,8 @@ export function createContinuationCodec(key: Buffer | string): ContinuationCodec
       } catch {
         return { ok: false, reason: 'is not a continuation this service issued' };
       }
-      if (payload.e !== endpoint) return { ok: false, reason: `was issued by ${payload.e}, not ${endpoint}` };
+      if (payload.e !== endpoint)
+        return { ok: false, reason: `was issued by ${payload.e}, not ${endpoint}` };
       if (payload.i !== id) return { ok: false, reason: `was issued for ${payload.i}, not ${id}` };
       return { ok: true, keyset: payload.k };
     },

@@ -76,9 +76,15 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
   // Only GET and HEAD exist (issue #2); Hono answers HEAD from the GET handlers.
   app.use('*', async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      return problemResponse(c, 405, 'method_not_allowed', `${c.req.method} is not supported; use GET.`, {
-        Allow: ALLOW,
-      });
+      return problemResponse(
+        c,
+        405,
+        'method_not_allowed',
+        `${c.req.method} is not supported; use GET.`,
+        {
+          Allow: ALLOW,
+        },
+      );
     }
     await next();
   });
@@ -93,15 +99,23 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
     });
   });
 
-  for (const [name, endpoint] of Object.entries(endpoints) as Array<[EndpointName, (typeof endpoints)[EndpointName]]>) {
+  for (const [name, endpoint] of Object.entries(endpoints) as Array<
+    [EndpointName, (typeof endpoints)[EndpointName]]
+  >) {
     app.get(endpoint.path, async (c) => {
       // upstream-notes.md: missing or wrong credentials are a 401.
       const keyOk = credentialsMatch(c.req.header('API-Key'), expectedKey);
       const secretOk = credentialsMatch(c.req.header('API-Secret'), expectedSecret);
       if (!(keyOk && secretOk)) {
-        return problemResponse(c, 401, 'unauthorized', 'Missing or wrong API-Key / API-Secret headers.', {
-          'WWW-Authenticate': 'API-Key',
-        });
+        return problemResponse(
+          c,
+          401,
+          'unauthorized',
+          'Missing or wrong API-Key / API-Secret headers.',
+          {
+            'WWW-Authenticate': 'API-Key',
+          },
+        );
       }
 
       const ids = c.req.queries('id') ?? [];
@@ -110,10 +124,16 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
       if (injected) return injected;
 
       if (ids.length > 1 || continuations.length > 1) {
-        return problemResponse(c, 400, 'repeated_parameter', 'Give `id` and `continuation` at most once each.');
+        return problemResponse(
+          c,
+          400,
+          'repeated_parameter',
+          'Give `id` and `continuation` at most once each.',
+        );
       }
       const [id] = ids;
-      if (id === undefined || id === '') return problemResponse(c, 400, 'missing_id', 'The `id` parameter is required.');
+      if (id === undefined || id === '')
+        return problemResponse(c, 400, 'missing_id', 'The `id` parameter is required.');
       const [continuation] = continuations;
 
       const result = handlers[name]({
@@ -131,7 +151,12 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
   app.notFound((c) => problemResponse(c, 404, 'not_found', `Nothing here: ${c.req.path}`));
   app.onError((error, c) => {
     console.error(error);
-    return problemResponse(c, 500, 'internal_error', 'The catalogue failed to answer this request.');
+    return problemResponse(
+      c,
+      500,
+      'internal_error',
+      'The catalogue failed to answer this request.',
+    );
   });
 
   return app;
@@ -155,12 +180,16 @@ async function injectFault(
     (next.withContinuation === undefined || next.withContinuation === withContinuation)
   ) {
     outcome = next.status;
-    faults.settings = { ...settings, failNext: next.count > 1 ? { ...next, count: next.count - 1 } : null };
+    faults.settings = {
+      ...settings,
+      failNext: next.count > 1 ? { ...next, count: next.count - 1 } : null,
+    };
   } else {
     const roll = Math.random();
     if (roll < settings.error500Rate) outcome = 500;
     else if (roll < settings.error500Rate + settings.rate429Rate) outcome = 429;
-    else if (roll < settings.error500Rate + settings.rate429Rate + settings.malformedRate) outcome = 'malformed';
+    else if (roll < settings.error500Rate + settings.rate429Rate + settings.malformedRate)
+      outcome = 'malformed';
   }
 
   switch (outcome) {

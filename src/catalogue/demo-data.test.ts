@@ -6,7 +6,8 @@ import { BIG_CHANNEL_PLAYLISTS, BIG_CHANNEL_VIDEOS, FIXTURE_IDS } from './demo-f
 import { agoText, lastUpdatedText, snippet, viewsText } from './display-text.ts';
 import { parseFaultSpec } from './fault-settings.ts';
 
-const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+const fingerprint = (value: unknown) =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 describe('the demo catalogue', () => {
   const catalogue = generateDemoCatalogue();
@@ -28,13 +29,23 @@ describe('the demo catalogue', () => {
   it('holds the fixtures', () => {
     const ownedBy = (id: string) => catalogue.videos.filter((v) => v.channelId === id).length;
     expect(ownedBy(FIXTURE_IDS.bigChannel)).toBe(BIG_CHANNEL_VIDEOS);
-    expect(catalogue.playlists.filter((p) => p.channelId === FIXTURE_IDS.bigChannel)).toHaveLength(BIG_CHANNEL_PLAYLISTS);
-    expect(catalogue.playlists.filter((p) => p.channelId === FIXTURE_IDS.smallChannel)).toHaveLength(0);
+    expect(catalogue.playlists.filter((p) => p.channelId === FIXTURE_IDS.bigChannel)).toHaveLength(
+      BIG_CHANNEL_PLAYLISTS,
+    );
+    expect(
+      catalogue.playlists.filter((p) => p.channelId === FIXTURE_IDS.smallChannel),
+    ).toHaveLength(0);
   });
 
   it('looks like a real catalogue: non-Latin scripts, emoji, seconds to hours, heavy-tailed views', () => {
     const titles = catalogue.videos.map((v) => v.title).join('\n');
-    for (const script of [/\p{Script=Han}/u, /\p{Script=Hangul}/u, /\p{Script=Arabic}/u, /\p{Script=Cyrillic}/u, /\p{Extended_Pictographic}/u]) {
+    for (const script of [
+      /\p{Script=Han}/u,
+      /\p{Script=Hangul}/u,
+      /\p{Script=Arabic}/u,
+      /\p{Script=Cyrillic}/u,
+      /\p{Extended_Pictographic}/u,
+    ]) {
       expect(titles).toMatch(script);
     }
     const durations = catalogue.videos.map((v) => v.duration);
@@ -53,7 +64,12 @@ describe('display strings', () => {
 
   it('writes view counts as the platform does', () => {
     expect([0, 1, 999, 1234, 1_250_000, 3_400_000_000].map(viewsText)).toEqual([
-      'No views', '1 view', '999 views', '1.2K views', '1.3M views', '3.4B views',
+      'No views',
+      '1 view',
+      '999 views',
+      '1.2K views',
+      '1.3M views',
+      '3.4B views',
     ]);
   });
 
@@ -76,7 +92,11 @@ describe('display strings', () => {
 describe('fault specs', () => {
   it('reads the environment form', () => {
     expect(parseFaultSpec('latency=200, 500=0.1,429=0.05,malformed=0.02,retry-after=3')).toEqual({
-      latencyMs: 200, error500Rate: 0.1, rate429Rate: 0.05, malformedRate: 0.02, retryAfterSeconds: 3,
+      latencyMs: 200,
+      error500Rate: 0.1,
+      rate429Rate: 0.05,
+      malformedRate: 0.02,
+      retryAfterSeconds: 3,
     });
     expect(parseFaultSpec('')).toEqual({});
   });

@@ -59,7 +59,7 @@ const YEAR = 365 * 24 * 3600;
 
 /** Seconds before DATA_EPOCH, spread from minutes to fifteen years, most of them recent. */
 function age(random: Random): number {
-  return Math.round(Math.exp(random.next() * Math.log(15 * YEAR / 600)) * 600);
+  return Math.round(Math.exp(random.next() * Math.log((15 * YEAR) / 600)) * 600);
 }
 
 /** View counts follow a heavy tail: most videos have hundreds, a few have hundreds of millions. */
@@ -178,7 +178,12 @@ export function generateDemoCatalogue(seed = DEMO_SEED): DemoCatalogue {
   for (const channel of channels.slice(2)) {
     const count = random.chance(0.3) ? 0 : random.int(1, 12);
     for (let ordinal = 0; ordinal < count; ordinal++) {
-      addPlaylist(uniqueId('PL', 32), channel.id, ordinal, pickVideos(channel.id, random.int(1, 180)));
+      addPlaylist(
+        uniqueId('PL', 32),
+        channel.id,
+        ordinal,
+        pickVideos(channel.id, random.int(1, 180)),
+      );
     }
   }
 

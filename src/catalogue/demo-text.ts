@@ -4,22 +4,80 @@ import type { Random } from './random.ts';
 // the app meets the text real catalogues hold (long titles, CJK, RTL, emoji) in every demo.
 
 const CHANNEL_NAMES = [
-  'Northwind Labs', 'Kitchen Chronicles', 'Orbit Daily', 'The Patient Gardener', 'Byte Sized',
-  'Harbor Sessions', 'Mountain Diaries', 'Pixel & Pine', 'Slow Travel Club', 'Modular Synth Corner',
-  'Chess Endgames', 'Urban Sketchers', 'Retro Repair Shop', 'Deep Sea Notes', 'Quiet Physics',
-  'Street Food Atlas', 'Bike Commute', 'Lo-fi Library', 'Stage Left Theatre', 'Bread & Butter',
-  '東京ウォーカー', '料理の時間', '音楽ノート', '서울 브이로그', '코딩하는 고양이', '北京小吃',
-  '一起学中文', 'Кухня у Маши', 'Научпоп ТВ', 'مطبخ سارة', 'رحلات عربية', 'हिंदी विज्ञान',
-  'Café Français', 'Fútbol Táctico', 'Música en Casa', 'Wandern im Harz', 'Ελληνική Ιστορία',
-  'Tech Tinkerers', 'Space Weather Now', 'Vinyl Hunters', 'Climbing Beta', 'Yoga with Ines',
-  'Paper Planes Co', 'Night Shift Radio', 'Tiny Homes Tour', 'Math Without Fear', 'The Verge of Sound',
+  'Northwind Labs',
+  'Kitchen Chronicles',
+  'Orbit Daily',
+  'The Patient Gardener',
+  'Byte Sized',
+  'Harbor Sessions',
+  'Mountain Diaries',
+  'Pixel & Pine',
+  'Slow Travel Club',
+  'Modular Synth Corner',
+  'Chess Endgames',
+  'Urban Sketchers',
+  'Retro Repair Shop',
+  'Deep Sea Notes',
+  'Quiet Physics',
+  'Street Food Atlas',
+  'Bike Commute',
+  'Lo-fi Library',
+  'Stage Left Theatre',
+  'Bread & Butter',
+  '東京ウォーカー',
+  '料理の時間',
+  '音楽ノート',
+  '서울 브이로그',
+  '코딩하는 고양이',
+  '北京小吃',
+  '一起学中文',
+  'Кухня у Маши',
+  'Научпоп ТВ',
+  'مطبخ سارة',
+  'رحلات عربية',
+  'हिंदी विज्ञान',
+  'Café Français',
+  'Fútbol Táctico',
+  'Música en Casa',
+  'Wandern im Harz',
+  'Ελληνική Ιστορία',
+  'Tech Tinkerers',
+  'Space Weather Now',
+  'Vinyl Hunters',
+  'Climbing Beta',
+  'Yoga with Ines',
+  'Paper Planes Co',
+  'Night Shift Radio',
+  'Tiny Homes Tour',
+  'Math Without Fear',
+  'The Verge of Sound',
 ];
 
 const TOPICS = [
-  'sourdough', 'modular synths', 'Rust', 'TypeScript', 'urban gardening', 'night photography',
-  'bouldering', 'street food', 'watch repair', 'typography', 'jazz piano', 'city cycling',
-  'black holes', 'retro consoles', 'home espresso', 'bonsai', 'chess openings', 'origami',
-  'woodworking', 'film cameras', 'marathon training', 'houseplants', 'ceramics', 'vinyl records',
+  'sourdough',
+  'modular synths',
+  'Rust',
+  'TypeScript',
+  'urban gardening',
+  'night photography',
+  'bouldering',
+  'street food',
+  'watch repair',
+  'typography',
+  'jazz piano',
+  'city cycling',
+  'black holes',
+  'retro consoles',
+  'home espresso',
+  'bonsai',
+  'chess openings',
+  'origami',
+  'woodworking',
+  'film cameras',
+  'marathon training',
+  'houseplants',
+  'ceramics',
+  'vinyl records',
 ];
 
 const EN_TEMPLATES = [
@@ -105,11 +163,16 @@ function capitalise(text: string): string {
 export function channelName(random: Random, index: number): string {
   const base = CHANNEL_NAMES[index % CHANNEL_NAMES.length] as string;
   const round = Math.floor(index / CHANNEL_NAMES.length);
-  return round === 0 ? base : `${base} ${random.pick(['TV', 'Studio', 'Live', 'Clips', 'Extra', String(round + 1)])}`;
+  return round === 0
+    ? base
+    : `${base} ${random.pick(['TV', 'Studio', 'Live', 'Clips', 'Extra', String(round + 1)])}`;
 }
 
 export function videoTitle(random: Random): string {
-  return fill(random.chance(0.7) ? random.pick(EN_TEMPLATES) : random.pick(OTHER_TEMPLATES), random);
+  return fill(
+    random.chance(0.7) ? random.pick(EN_TEMPLATES) : random.pick(OTHER_TEMPLATES),
+    random,
+  );
 }
 
 export function playlistTitle(random: Random): string {

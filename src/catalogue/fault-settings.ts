@@ -47,12 +47,17 @@ const SPEC_KEYS: Record<string, keyof Omit<FaultSettings, 'failNext'>> = {
 /** Parses "latency=200,500=0.1,429=0.05,malformed=0.02"; throws with a readable message. */
 export function parseFaultSpec(spec: string): Partial<FaultSettings> {
   const settings: Record<string, number> = {};
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, value] = part.split('=');
     const key = name === undefined ? undefined : SPEC_KEYS[name];
     const number = Number(value);
     if (!key || value === undefined || value === '' || !Number.isFinite(number)) {
-      throw new Error(`CATALOGUE_FAULTS: cannot read "${part}" (known: ${Object.keys(SPEC_KEYS).join(', ')})`);
+      throw new Error(
+        `CATALOGUE_FAULTS: cannot read "${part}" (known: ${Object.keys(SPEC_KEYS).join(', ')})`,
+      );
     }
     settings[key] = number;
   }

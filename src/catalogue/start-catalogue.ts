@@ -35,18 +35,25 @@ export async function startCatalogue(options: StartCatalogueOptions): Promise<St
     store,
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
-    ...(options.thumbnailBaseUrl === undefined ? {} : { thumbnailBaseUrl: options.thumbnailBaseUrl }),
+    ...(options.thumbnailBaseUrl === undefined
+      ? {}
+      : { thumbnailBaseUrl: options.thumbnailBaseUrl }),
     faults: { settings: { ...NO_FAULTS, ...options.faults } },
     faultControl: options.faultControl ?? false,
   });
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, () =>
+      resolve(s),
+    );
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  options.logger?.info({ url, startupMs: Date.now() - started, faultControl: options.faultControl ?? false }, 'catalogue listening');
+  options.logger?.info(
+    { url, startupMs: Date.now() - started, faultControl: options.faultControl ?? false },
+    'catalogue listening',
+  );
   return {
     url,
     close: () =>

@@ -26,7 +26,8 @@ export function thumbnailsFor(baseUrl: string, kind: ThumbnailKind, id: string):
   }));
 }
 
-const PATH = /^\/thumbnails\/(vi|pl)\/([A-Za-z0-9_-]{1,80})\/(hqdefault|mqdefault|sddefault|default)\.svg$/;
+const PATH =
+  /^\/thumbnails\/(vi|pl)\/([A-Za-z0-9_-]{1,80})\/(hqdefault|mqdefault|sddefault|default)\.svg$/;
 
 /** The SVG for a thumbnail path, or null when the path is not one this service hands out. */
 export function renderThumbnail(pathname: string): string | null {
@@ -44,7 +45,12 @@ export function renderThumbnail(pathname: string): string | null {
   const stack =
     kind === 'pl'
       ? `<rect x="${w * 0.62}" y="0" width="${w * 0.38}" height="${h}" fill="#000" fill-opacity=".55"/>` +
-        [0.35, 0.5, 0.65].map((y) => `<rect x="${w * 0.72}" y="${h * y - 2}" width="${w * 0.18}" height="4" rx="2" fill="#fff" fill-opacity=".85"/>`).join('')
+        [0.35, 0.5, 0.65]
+          .map(
+            (y) =>
+              `<rect x="${w * 0.72}" y="${h * y - 2}" width="${w * 0.18}" height="4" rx="2" fill="#fff" fill-opacity=".85"/>`,
+          )
+          .join('')
       : `<circle cx="${w / 2}" cy="${h / 2}" r="${h * 0.16}" fill="#000" fill-opacity=".35"/><path d="M${w / 2 - h * 0.05} ${h / 2 - h * 0.08}v${h * 0.16}l${h * 0.13}-${h * 0.08}z" fill="#fff"/>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +

@@ -18,7 +18,11 @@ async function readProblem(response: Response) {
   }
 }
 
-export async function getParsed<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+export async function getParsed<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  signal?: AbortSignal,
+): Promise<z.infer<S>> {
   let response: Response;
   try {
     response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
@@ -40,11 +44,15 @@ export async function getParsed<S extends z.ZodType>(url: string, schema: S, sig
     body = await response.json();
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError('malformed', 'The server sent an answer that is not valid JSON.', { cause: error });
+    throw new ApiError('malformed', 'The server sent an answer that is not valid JSON.', {
+      cause: error,
+    });
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    throw new ApiError('malformed', 'The server sent an answer the explorer cannot read.', { cause: parsed.error });
+    throw new ApiError('malformed', 'The server sent an answer the explorer cannot read.', {
+      cause: parsed.error,
+    });
   }
   return parsed.data;
 }
@@ -61,12 +69,20 @@ export function fetchPlaylistPage(id: string, continuation: string | null, signa
   return getParsed(lookupUrl(path, id, continuation), pageSchema, signal);
 }
 
-export function fetchChannelVideosPage(id: string, continuation: string | null, signal?: AbortSignal) {
+export function fetchChannelVideosPage(
+  id: string,
+  continuation: string | null,
+  signal?: AbortSignal,
+) {
   const { path, pageSchema } = endpoints['channel-videos'];
   return getParsed(lookupUrl(path, id, continuation), pageSchema, signal);
 }
 
-export function fetchChannelPlaylistsPage(id: string, continuation: string | null, signal?: AbortSignal) {
+export function fetchChannelPlaylistsPage(
+  id: string,
+  continuation: string | null,
+  signal?: AbortSignal,
+) {
   const { path, pageSchema } = endpoints['channel-playlists'];
   return getParsed(lookupUrl(path, id, continuation), pageSchema, signal);
 }

@@ -31,19 +31,33 @@ describe('describeProblem', () => {
     const text = describeProblem(http(429, 'upstream_rate_limited', 30), 'channel', 'UCx');
     expect(text).toMatchObject({ title: 'Too many requests', canRetry: true, retryAfter: 30 });
     expect(text.detail).toContain('30 seconds');
-    expect(describeProblem(http(429, 'quota_exhausted', 600), 'playlist', 'PLx').detail).toContain('10 minutes');
+    expect(describeProblem(http(429, 'quota_exhausted', 600), 'playlist', 'PLx').detail).toContain(
+      '10 minutes',
+    );
   });
 
   it('offers a retry for server trouble and network failures', () => {
-    expect(describeProblem(http(503, 'upstream_unavailable'), 'playlist', 'PLx')).toMatchObject({ canRetry: true });
-    expect(describeProblem(http(502, 'upstream_error'), 'playlist', 'PLx')).toMatchObject({ canRetry: true });
-    expect(describeProblem(new ApiError('network', 'x'), 'playlist', 'PLx')).toMatchObject({ title: 'No connection', canRetry: true });
-    expect(describeProblem(new ApiError('malformed', 'x'), 'playlist', 'PLx')).toMatchObject({ canRetry: true });
+    expect(describeProblem(http(503, 'upstream_unavailable'), 'playlist', 'PLx')).toMatchObject({
+      canRetry: true,
+    });
+    expect(describeProblem(http(502, 'upstream_error'), 'playlist', 'PLx')).toMatchObject({
+      canRetry: true,
+    });
+    expect(describeProblem(new ApiError('network', 'x'), 'playlist', 'PLx')).toMatchObject({
+      title: 'No connection',
+      canRetry: true,
+    });
+    expect(describeProblem(new ApiError('malformed', 'x'), 'playlist', 'PLx')).toMatchObject({
+      canRetry: true,
+    });
     expect(http(503, 'upstream_unavailable').isClientError).toBe(false);
   });
 
   it('refuses to retry bad IDs', () => {
-    expect(describeProblem(http(400, 'invalid_id'), 'channel', 'nope')).toMatchObject({ title: 'Not a channel ID', canRetry: false });
+    expect(describeProblem(http(400, 'invalid_id'), 'channel', 'nope')).toMatchObject({
+      title: 'Not a channel ID',
+      canRetry: false,
+    });
   });
 
   it('writes waits in sensible units', () => {

@@ -21,7 +21,12 @@ export class ApiError extends Error {
   constructor(
     kind: ApiErrorKind,
     message: string,
-    details: { status?: number; problem?: Problem | null; retryAfter?: number | null; cause?: unknown } = {},
+    details: {
+      status?: number;
+      problem?: Problem | null;
+      retryAfter?: number | null;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.kind = kind;

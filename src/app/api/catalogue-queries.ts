@@ -18,7 +18,8 @@ export const catalogueKeys = {
   playlistPages: (id: string) => [...catalogueKeys.playlist(id), 'pages'] as const,
   channel: (id: string) => [...catalogueKeys.all, 'channel', id] as const,
   channelVideoPages: (id: string) => [...catalogueKeys.channel(id), 'videos', 'pages'] as const,
-  channelPlaylistPages: (id: string) => [...catalogueKeys.channel(id), 'playlists', 'pages'] as const,
+  channelPlaylistPages: (id: string) =>
+    [...catalogueKeys.channel(id), 'playlists', 'pages'] as const,
   demoEntries: () => ['demo-entries'] as const,
 };
 
@@ -33,7 +34,8 @@ export function playlistPagesOptions(id: string) {
       return page;
     },
     initialPageParam: firstPage,
-    getNextPageParam: (last, _pages, _lastParam, params) => nextContinuation(last.continuation, params),
+    getNextPageParam: (last, _pages, _lastParam, params) =>
+      nextContinuation(last.continuation, params),
   });
 }
 
@@ -42,7 +44,8 @@ export function channelVideoPagesOptions(id: string) {
     queryKey: catalogueKeys.channelVideoPages(id),
     queryFn: ({ pageParam, signal }) => fetchChannelVideosPage(id, pageParam, signal),
     initialPageParam: firstPage,
-    getNextPageParam: (last, _pages, _lastParam, params) => nextContinuation(last.continuation, params),
+    getNextPageParam: (last, _pages, _lastParam, params) =>
+      nextContinuation(last.continuation, params),
   });
 }
 
@@ -51,7 +54,8 @@ export function channelPlaylistPagesOptions(id: string) {
     queryKey: catalogueKeys.channelPlaylistPages(id),
     queryFn: ({ pageParam, signal }) => fetchChannelPlaylistsPage(id, pageParam, signal),
     initialPageParam: firstPage,
-    getNextPageParam: (last, _pages, _lastParam, params) => nextContinuation(last.continuation, params),
+    getNextPageParam: (last, _pages, _lastParam, params) =>
+      nextContinuation(last.continuation, params),
   });
 }
 
@@ -60,7 +64,9 @@ export function demoEntriesOptions() {
     queryKey: catalogueKeys.demoEntries(),
     queryFn: async ({ signal }) => {
       const { entries } = await fetchDemoEntries(signal);
-      rememberChannelTitles(entries.filter((e) => e.kind === 'channel').map((e) => [e.id, e.title] as const));
+      rememberChannelTitles(
+        entries.filter((e) => e.kind === 'channel').map((e) => [e.id, e.title] as const),
+      );
       return entries;
     },
     // 404 means "not the embedded catalogue": nothing to show, nothing to retry.

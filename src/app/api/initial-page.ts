@@ -1,9 +1,17 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { endpoints } from '../../shared/endpoints.ts';
-import { INITIAL_PAGE_ELEMENT_ID, initialPageSchema, type InitialPage } from '../../shared/explorer-api.ts';
+import {
+  INITIAL_PAGE_ELEMENT_ID,
+  initialPageSchema,
+  type InitialPage,
+} from '../../shared/explorer-api.ts';
 import { rememberPlaylistPageChannels } from '../lib/channel-titles.ts';
 import { readPath } from '../lib/view-target.ts';
-import { channelPlaylistPagesOptions, channelVideoPagesOptions, playlistPagesOptions } from './catalogue-queries.ts';
+import {
+  channelPlaylistPagesOptions,
+  channelVideoPagesOptions,
+  playlistPagesOptions,
+} from './catalogue-queries.ts';
 
 // A deep link's first page arrives inside the HTML (`<script type="application/json"
 // id="initial-page">`, shared/explorer-api.ts), so the first rows render without waiting for a
@@ -38,19 +46,36 @@ export function seedInitialPage(
     // A first page always carries `info` (spec §4.1); without it this is not a first page.
     if (!page.success || !page.data.info) return false;
     rememberPlaylistPageChannels(page.data);
-    queryClient.setQueryData(playlistPagesOptions(target.id).queryKey, { pages: [page.data], pageParams: [null] });
+    queryClient.setQueryData(playlistPagesOptions(target.id).queryKey, {
+      pages: [page.data],
+      pageParams: [null],
+    });
     return true;
   }
-  if (initial.endpoint === 'channel-videos' && target.kind === 'channel' && target.tab === 'videos') {
+  if (
+    initial.endpoint === 'channel-videos' &&
+    target.kind === 'channel' &&
+    target.tab === 'videos'
+  ) {
     const page = endpoints['channel-videos'].pageSchema.safeParse(initial.page);
     if (!page.success) return false;
-    queryClient.setQueryData(channelVideoPagesOptions(target.id).queryKey, { pages: [page.data], pageParams: [null] });
+    queryClient.setQueryData(channelVideoPagesOptions(target.id).queryKey, {
+      pages: [page.data],
+      pageParams: [null],
+    });
     return true;
   }
-  if (initial.endpoint === 'channel-playlists' && target.kind === 'channel' && target.tab === 'playlists') {
+  if (
+    initial.endpoint === 'channel-playlists' &&
+    target.kind === 'channel' &&
+    target.tab === 'playlists'
+  ) {
     const page = endpoints['channel-playlists'].pageSchema.safeParse(initial.page);
     if (!page.success) return false;
-    queryClient.setQueryData(channelPlaylistPagesOptions(target.id).queryKey, { pages: [page.data], pageParams: [null] });
+    queryClient.setQueryData(channelPlaylistPagesOptions(target.id).queryKey, {
+      pages: [page.data],
+      pageParams: [null],
+    });
     return true;
   }
   return false;

@@ -9,12 +9,26 @@ const TABS: Array<{ tab: ChannelTab; label: string; suffix: string }> = [
 ];
 
 /** No endpoint describes a channel: the title is one the app has seen, else the ID. */
-export function ChannelHeader({ id, title, tab }: { id: string; title: string | undefined; tab: ChannelTab }) {
+export function ChannelHeader({
+  id,
+  title,
+  tab,
+}: {
+  id: string;
+  title: string | undefined;
+  tab: ChannelTab;
+}) {
   return (
     <header className="pt-5">
-      <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">{title ?? id}</h1>
+      <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">
+        {title ?? id}
+      </h1>
       <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
-        {title && <span className="mr-2 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{id}</span>}
+        {title && (
+          <span className="mr-2 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
+            {id}
+          </span>
+        )}
         <a
           href={platformChannelUrl(id)}
           target="_blank"
@@ -25,7 +39,10 @@ export function ChannelHeader({ id, title, tab }: { id: string; title: string | 
           <NewTabNote />
         </a>
       </p>
-      <nav aria-label="Channel sections" className="mt-4 border-b border-zinc-200 dark:border-zinc-800">
+      <nav
+        aria-label="Channel sections"
+        className="mt-4 border-b border-zinc-200 dark:border-zinc-800"
+      >
         <ul className="flex gap-1">
           {TABS.map(({ tab: t, label, suffix }) => (
             <li key={t}>

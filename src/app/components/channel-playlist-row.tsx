@@ -7,7 +7,13 @@ export const CHANNEL_PLAYLIST_ROW_HEIGHT = { narrow: 84, wide: 112 } as const;
 const THUMB_WIDTH = { narrow: 112, wide: 160 } as const;
 
 /** A channel's playlist; it opens the explorer's own playlist view. */
-export function ChannelPlaylistRow({ playlist, wide }: { playlist: ChannelPlaylist; wide: boolean }) {
+export function ChannelPlaylistRow({
+  playlist,
+  wide,
+}: {
+  playlist: ChannelPlaylist;
+  wide: boolean;
+}) {
   return (
     <div className="relative flex h-full items-center gap-3 rounded-lg px-1 hover:bg-zinc-100 sm:px-2 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-blue-600 dark:hover:bg-zinc-900">
       <ThumbnailImage

@@ -30,10 +30,12 @@ export function ChannelVideoRow({ video, wide }: { video: ChannelVideo; wide: bo
           <NewTabNote />
         </a>
         <p className="truncate text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">
-          <span title={`${formatCount(video.viewCount)} views`}>{formatCompact(video.viewCount)} views</span>
+          <span title={`${formatCount(video.viewCount)} views`}>
+            {formatCompact(video.viewCount)} views
+          </span>
           {video.publishedText !== null && ` · ${video.publishedText}`}
         </p>
-        <p className="line-clamp-1 text-xs text-zinc-600 sm:line-clamp-2 sm:text-sm dark:text-zinc-400">
+        <p className="line-clamp-1 text-xs leading-5 text-zinc-600 sm:line-clamp-2 sm:text-sm dark:text-zinc-400">
           {video.descriptionSnippet}
         </p>
       </div>

@@ -5,7 +5,15 @@ import type { ProblemText } from '../lib/problem-text.ts';
 // The explicit states of a list (house style): pending (skeletons), failed first page (a full
 // view message), empty, loading more, failed later page (an inline row), stopped, and the end.
 
-export function SkeletonRows({ count = 8, rowHeight, label }: { count?: number; rowHeight: number; label: string }) {
+export function SkeletonRows({
+  count = 8,
+  rowHeight,
+  label,
+}: {
+  count?: number;
+  rowHeight: number;
+  label: string;
+}) {
   return (
     <div>
       <p role="status" className="sr-only">
@@ -53,7 +61,9 @@ function RetryButton({ onRetry, label = 'Retry' }: { onRetry: () => void; label?
 function WaitNote({ retryAfter, since }: { retryAfter: number | null; since: number }) {
   const left = useCountdown(retryAfter, since);
   if (retryAfter === null || left <= 0) return null;
-  return <p className="text-sm text-zinc-600 dark:text-zinc-400">{`You can retry in ${left} s.`}</p>;
+  return (
+    <p className="text-sm text-zinc-600 dark:text-zinc-400">{`You can retry in ${left} s.`}</p>
+  );
 }
 
 interface ProblemViewProps {
@@ -68,17 +78,30 @@ interface ProblemViewProps {
 }
 
 /** A failed first page: the whole view says what happened. */
-export function ProblemView({ problem, since, onRetry, onReload, headingLevel = 2 }: ProblemViewProps) {
+export function ProblemView({
+  problem,
+  since,
+  onRetry,
+  onReload,
+  headingLevel = 2,
+}: ProblemViewProps) {
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
-    <section role="alert" className="mx-auto my-10 max-w-xl rounded-xl border border-zinc-300 p-6 text-center dark:border-zinc-700">
-      <Heading className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">{problem.title}</Heading>
+    <section
+      role="alert"
+      className="mx-auto my-10 max-w-xl rounded-xl border border-zinc-300 p-6 text-center dark:border-zinc-700"
+    >
+      <Heading className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">
+        {problem.title}
+      </Heading>
       <p className="mt-2 text-zinc-700 break-words dark:text-zinc-300">{problem.detail}</p>
       <div className="mt-4 flex flex-col items-center gap-3">
         <WaitNote retryAfter={problem.retryAfter} since={since} />
         <div className="flex flex-wrap justify-center gap-3">
           {problem.canRetry && onRetry && <RetryButton onRetry={onRetry} />}
-          {!problem.canRetry && onReload && <RetryButton onRetry={onReload} label="Reload the list" />}
+          {!problem.canRetry && onReload && (
+            <RetryButton onRetry={onReload} label="Reload the list" />
+          )}
           <Link
             to="/"
             className="rounded-md px-4 py-2 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
@@ -102,7 +125,13 @@ export function EmptyState({ children }: { children: ReactNode }) {
 export type FooterState =
   | { kind: 'more' }
   | { kind: 'loading' }
-  | { kind: 'error'; problem: ProblemText; since: number; onRetry: () => void; onReload: () => void }
+  | {
+      kind: 'error';
+      problem: ProblemText;
+      since: number;
+      onRetry: () => void;
+      onReload: () => void;
+    }
   | { kind: 'stopped'; text: string }
   | { kind: 'end'; text: string };
 
@@ -113,13 +142,19 @@ export function ListFooter({ state }: { state: FooterState }) {
     case 'loading':
       return (
         <div className="flex h-16 items-center justify-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
-          <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />
+          <span
+            aria-hidden="true"
+            className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+          />
           <span role="status">Loading more…</span>
         </div>
       );
     case 'error':
       return (
-        <div role="alert" className="my-3 flex flex-col items-center gap-2 rounded-xl border border-red-300 p-4 text-center dark:border-red-800">
+        <div
+          role="alert"
+          className="my-3 flex flex-col items-center gap-2 rounded-xl border border-red-300 p-4 text-center dark:border-red-800"
+        >
           <p className="font-semibold text-zinc-900 dark:text-zinc-50">{`Could not load more: ${state.problem.title.toLowerCase()}`}</p>
           <p className="text-sm text-zinc-700 dark:text-zinc-300">{state.problem.detail}</p>
           <WaitNote retryAfter={state.problem.retryAfter} since={state.since} />
@@ -132,7 +167,10 @@ export function ListFooter({ state }: { state: FooterState }) {
       );
     case 'stopped':
       return (
-        <p role="status" className="my-3 rounded-xl border border-amber-400 p-4 text-center text-sm text-zinc-800 dark:border-amber-700 dark:text-zinc-200">
+        <p
+          role="status"
+          className="my-3 rounded-xl border border-amber-400 p-4 text-center text-sm text-zinc-800 dark:border-amber-700 dark:text-zinc-200"
+        >
           {state.text}
         </p>
       );

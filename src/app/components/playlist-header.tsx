@@ -12,18 +12,21 @@ const FOLD_AFTER_CHARS = 180;
 export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
   const [expanded, setExpanded] = useState(false);
   const descriptionId = useId();
-  const foldable = info.description.length > FOLD_AFTER_CHARS || info.description.split('\n').length > 3;
+  const foldable =
+    info.description.length > FOLD_AFTER_CHARS || info.description.split('\n').length > 3;
   return (
     <header className="flex flex-col gap-4 py-5 sm:flex-row sm:gap-6">
       <ThumbnailImage
         thumbnails={info.thumbnails}
-        cssWidth={320}
+        cssWidth={288}
         alt={`Thumbnail of the playlist “${info.title}”`}
-        className="w-full max-w-80 self-start sm:w-72"
+        className="w-48 self-start sm:w-72"
         eager
       />
       <div className="min-w-0 flex-1">
-        <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">{info.title}</h1>
+        <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">
+          {info.title}
+        </h1>
         <p className="mt-1">
           <Link
             to={`/channel/${encodeURIComponent(info.channelId)}`}
@@ -38,7 +41,10 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
         </p>
         {info.description && (
           <div className="mt-3 max-w-prose text-sm text-zinc-800 dark:text-zinc-200">
-            <p id={descriptionId} className={`break-words whitespace-pre-line ${foldable && !expanded ? 'line-clamp-3' : ''}`}>
+            <p
+              id={descriptionId}
+              className={`break-words whitespace-pre-line ${foldable && !expanded ? 'line-clamp-3' : ''}`}
+            >
               {info.description}
             </p>
             {foldable && (

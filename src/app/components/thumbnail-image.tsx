@@ -14,11 +14,20 @@ interface ThumbnailImageProps {
 }
 
 /** A 16:9 box that holds its size before the image arrives, so nothing shifts (issue #4). */
-export function ThumbnailImage({ thumbnails, cssWidth, alt, className = '', eager = false, children }: ThumbnailImageProps) {
+export function ThumbnailImage({
+  thumbnails,
+  cssWidth,
+  alt,
+  className = '',
+  eager = false,
+  children,
+}: ThumbnailImageProps) {
   const chosen = pickThumbnail(thumbnails, cssWidth, window.devicePixelRatio);
   const srcSet = thumbnailSrcSet(thumbnails);
   return (
-    <div className={`relative aspect-video shrink-0 overflow-hidden rounded-lg bg-zinc-200 dark:bg-zinc-800 ${className}`}>
+    <div
+      className={`relative aspect-video shrink-0 overflow-hidden rounded-lg bg-zinc-200 dark:bg-zinc-800 ${className}`}
+    >
       {chosen && (
         <img
           src={chosen.url}

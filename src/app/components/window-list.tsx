@@ -15,7 +15,7 @@ import {
 // and a restored or deep-linked position lands on the right row at once.
 
 export interface WindowListHandle {
-  /** Scrolls the window so that row `index` (0-based position) is at the top. */
+  /** Scrolls the window so that row `index` (0-based position) is at the top, just below a sliver of the row before. */
   scrollToIndex(index: number): void;
   /** The position of the row at the top of the window. */
   topIndex(): number;
@@ -39,6 +39,7 @@ interface WindowListProps {
 
 const OVERSCAN = 5;
 const SETTLE_MS = 200;
+const CONTEXT_PX = 16;
 
 function documentTop(element: HTMLElement): number {
   return Math.round(element.getBoundingClientRect().top + window.scrollY);
@@ -97,7 +98,8 @@ export function WindowList({
       scrollToIndex(index) {
         const element = listRef.current;
         if (!element) return;
-        window.scrollTo(0, documentTop(element) + index * rowHeight);
+        // A sliver of context above; less than half a row, so the row still counts as the top one.
+        window.scrollTo(0, Math.max(0, documentTop(element) + index * rowHeight - CONTEXT_PX));
       },
       topIndex() {
         const element = listRef.current;
@@ -123,7 +125,9 @@ export function WindowList({
     const element = listRef.current;
     if (!element || count === 0 || !onTopIndexChange) return;
     const offset = window.scrollY - documentTop(element);
-    onTopIndexChange(Math.min(count - 1, Math.max(0, Math.floor((offset + rowHeight / 2) / rowHeight))));
+    onTopIndexChange(
+      Math.min(count - 1, Math.max(0, Math.floor((offset + rowHeight / 2) / rowHeight))),
+    );
   });
   useEffect(() => {
     let timer = 0;
@@ -140,7 +144,12 @@ export function WindowList({
 
   const margin = virtualizer.options.scrollMargin;
   return (
-    <ul ref={listRef} aria-label={label} className="relative" style={{ height: virtualizer.getTotalSize() }}>
+    <ul
+      ref={listRef}
+      aria-label={label}
+      className="relative"
+      style={{ height: virtualizer.getTotalSize() }}
+    >
       {items.map((row) => (
         <li
           key={row.key}

@@ -1,4 +1,9 @@
-import { useQueryClient, type InfiniteData, type QueryKey, type UseInfiniteQueryResult } from '@tanstack/react-query';
+import {
+  useQueryClient,
+  type InfiniteData,
+  type QueryKey,
+  type UseInfiniteQueryResult,
+} from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { continuationRepeats } from '../api/continuation-guard.ts';
 import type { FooterState } from '../components/list-states.tsx';
@@ -20,8 +25,16 @@ export function usePagedList<T>(
   endText: (count: number) => string,
 ) {
   const queryClient = useQueryClient();
-  const { data, hasNextPage, isFetching, isFetchingNextPage, isFetchNextPageError, fetchNextPage, error, errorUpdatedAt } =
-    query;
+  const {
+    data,
+    hasNextPage,
+    isFetching,
+    isFetchingNextPage,
+    isFetchNextPageError,
+    fetchNextPage,
+    error,
+    errorUpdatedAt,
+  } = query;
 
   const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
   const lastPage = data?.pages.at(-1);
@@ -30,7 +43,8 @@ export function usePagedList<T>(
   /** Asks for the next page only when there is one and nothing is in flight or failed. */
   const loadMore = () => {
     // cancelRefetch: false makes a second call while a page is in flight a no-op.
-    if (hasNextPage && !isFetching && !isFetchNextPageError) void fetchNextPage({ cancelRefetch: false });
+    if (hasNextPage && !isFetching && !isFetchNextPageError)
+      void fetchNextPage({ cancelRefetch: false });
   };
   const retry = () => void fetchNextPage({ cancelRefetch: false });
   const reload = () => void queryClient.resetQueries({ queryKey, exact: true });
@@ -38,7 +52,13 @@ export function usePagedList<T>(
   let footer: FooterState | null = null;
   if (data && items.length > 0) {
     if (isFetchNextPageError) {
-      footer = { kind: 'error', problem: describeProblem(error, subject, id), since: errorUpdatedAt, onRetry: retry, onReload: reload };
+      footer = {
+        kind: 'error',
+        problem: describeProblem(error, subject, id),
+        since: errorUpdatedAt,
+        onRetry: retry,
+        onReload: reload,
+      };
     } else if (isFetchingNextPage) footer = { kind: 'loading' };
     else if (hasNextPage) footer = { kind: 'more' };
     else if (repeated) {

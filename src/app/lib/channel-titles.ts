@@ -15,7 +15,9 @@ const store = createLocalStore<Record<string, string>>(
   {},
 );
 
-export function rememberChannelTitles(pairs: Iterable<readonly [channelId: string, title: string]>): void {
+export function rememberChannelTitles(
+  pairs: Iterable<readonly [channelId: string, title: string]>,
+): void {
   store.set((current) => {
     let next = current;
     for (const [id, title] of pairs) {

@@ -7,7 +7,11 @@ export interface LocalStore<T> {
   subscribe(listener: () => void): () => void;
 }
 
-export function createLocalStore<T>(key: string, read: (raw: unknown) => T, fallback: T): LocalStore<T> {
+export function createLocalStore<T>(
+  key: string,
+  read: (raw: unknown) => T,
+  fallback: T,
+): LocalStore<T> {
   let value: T | undefined;
   const listeners = new Set<() => void>();
 

@@ -27,13 +27,25 @@ export function formatWait(seconds: number): string {
 export function describeProblem(error: unknown, subject: Subject, id: string): ProblemText {
   const base = { canRetry: true, retryAfter: null, notFound: false };
   if (!(error instanceof ApiError)) {
-    return { ...base, title: 'Something went wrong', detail: 'The explorer could not load this list.' };
+    return {
+      ...base,
+      title: 'Something went wrong',
+      detail: 'The explorer could not load this list.',
+    };
   }
   if (error.kind === 'network') {
-    return { ...base, title: 'No connection', detail: 'The explorer server could not be reached. Check your connection and try again.' };
+    return {
+      ...base,
+      title: 'No connection',
+      detail: 'The explorer server could not be reached. Check your connection and try again.',
+    };
   }
   if (error.kind === 'malformed') {
-    return { ...base, title: 'Unreadable answer', detail: 'The server sent an answer the explorer could not read.' };
+    return {
+      ...base,
+      title: 'Unreadable answer',
+      detail: 'The server sent an answer the explorer could not read.',
+    };
   }
   const noun = subject === 'playlist' ? 'playlist' : 'channel';
   const wait = error.retryAfter;
@@ -62,7 +74,8 @@ export function describeProblem(error: unknown, subject: Subject, id: string): P
         ...base,
         canRetry: false,
         title: 'The list moved on',
-        detail: 'The catalogue no longer accepts this position in the list. Reload the list to start again.',
+        detail:
+          'The catalogue no longer accepts this position in the list. Reload the list to start again.',
       };
     case 'quota_exhausted':
       return {
@@ -80,18 +93,38 @@ export function describeProblem(error: unknown, subject: Subject, id: string): P
         ...base,
         canRetry: false,
         title: 'Catalogue access refused',
-        detail: 'The catalogue refused the explorer’s credentials. The explorer’s operator needs to fix its configuration.',
+        detail:
+          'The catalogue refused the explorer’s credentials. The explorer’s operator needs to fix its configuration.',
       };
     case 'upstream_timeout':
-      return { ...base, title: 'The catalogue is slow', detail: 'The catalogue took too long to answer.' };
+      return {
+        ...base,
+        title: 'The catalogue is slow',
+        detail: 'The catalogue took too long to answer.',
+      };
     case 'upstream_unavailable':
-      return { ...base, retryAfter: wait, title: 'Catalogue unavailable', detail: 'The catalogue cannot be reached right now.' };
+      return {
+        ...base,
+        retryAfter: wait,
+        title: 'Catalogue unavailable',
+        detail: 'The catalogue cannot be reached right now.',
+      };
     case 'upstream_bad_response':
-      return { ...base, title: 'Unreadable answer', detail: 'The catalogue sent an answer the explorer could not read.' };
+      return {
+        ...base,
+        title: 'Unreadable answer',
+        detail: 'The catalogue sent an answer the explorer could not read.',
+      };
     default:
       if (error.status === 429) return rateLimited(wait);
       if (error.status === 404) {
-        return { ...base, canRetry: false, notFound: true, title: `${capitalize(noun)} not found`, detail: `Nothing was found for ${id}.` };
+        return {
+          ...base,
+          canRetry: false,
+          notFound: true,
+          title: `${capitalize(noun)} not found`,
+          detail: `Nothing was found for ${id}.`,
+        };
       }
       if (error.status !== null && error.status < 500) {
         return { ...base, canRetry: false, title: 'Request refused', detail: error.message };

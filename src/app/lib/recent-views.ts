@@ -25,7 +25,13 @@ const store = createLocalStore<RecentView[]>(
 export function recordRecentView(view: Omit<RecentView, 'openedAt'>): void {
   store.set((current) => {
     const first = current[0];
-    if (first && first.kind === view.kind && first.id === view.id && first.title === view.title && first.path === view.path) {
+    if (
+      first &&
+      first.kind === view.kind &&
+      first.id === view.id &&
+      first.title === view.title &&
+      first.path === view.path
+    ) {
       return current;
     }
     const others = current.filter((v) => !(v.kind === view.kind && v.id === view.id));

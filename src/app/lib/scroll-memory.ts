@@ -26,7 +26,8 @@ function load(): Map<string, number> {
 /** The key of the current history entry, as React Router stores it. */
 export function currentHistoryKey(): string {
   const state: unknown = window.history.state;
-  if (state && typeof state === 'object' && 'key' in state && typeof state.key === 'string') return state.key;
+  if (state && typeof state === 'object' && 'key' in state && typeof state.key === 'string')
+    return state.key;
   return 'default';
 }
 

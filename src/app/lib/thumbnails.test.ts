@@ -31,11 +31,15 @@ describe('pickThumbnail', () => {
 
 describe('thumbnailSrcSet', () => {
   it('lists each width once, narrowest first', () => {
-    expect(thumbnailSrcSet(sizes)).toBe('/t/default.svg 168w, /t/sd.svg 196w, /t/mq.svg 246w, /t/hq.svg?a=1 336w');
+    expect(thumbnailSrcSet(sizes)).toBe(
+      '/t/default.svg 168w, /t/sd.svg 196w, /t/mq.svg 246w, /t/hq.svg?a=1 336w',
+    );
     expect(thumbnailSrcSet([sizes[0]!])).toBeUndefined();
   });
 
   it('escapes characters that separate srcset candidates', () => {
-    expect(thumbnailSrcSet([{ url: '/a b,c.svg', width: 1, height: 1 }, sizes[3]!])).toBe('/a%20b%2Cc.svg 1w, /t/default.svg 168w');
+    expect(thumbnailSrcSet([{ url: '/a b,c.svg', width: 1, height: 1 }, sizes[3]!])).toBe(
+      '/a%20b%2Cc.svg 1w, /t/default.svg 168w',
+    );
   });
 });

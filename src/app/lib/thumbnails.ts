@@ -4,7 +4,11 @@ import type { Thumbnail } from '../../shared/catalogue-schema.ts';
 // that still covers the box it is shown in at the screen's pixel density (issue #4).
 
 /** The smallest thumbnail at least `cssWidth × dpr` wide, else the widest; null when none. */
-export function pickThumbnail(thumbnails: readonly Thumbnail[], cssWidth: number, dpr = 1): Thumbnail | null {
+export function pickThumbnail(
+  thumbnails: readonly Thumbnail[],
+  cssWidth: number,
+  dpr = 1,
+): Thumbnail | null {
   if (thumbnails.length === 0) return null;
   const needed = cssWidth * Math.max(1, dpr);
   const byWidth = [...thumbnails].sort((a, b) => a.width - b.width);

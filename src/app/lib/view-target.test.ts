@@ -21,13 +21,22 @@ describe('readUserInput', () => {
     expect(target(PL)).toEqual({ kind: 'playlist', id: PL });
     expect(target(`  ${PL}\n`)).toEqual({ kind: 'playlist', id: PL });
     expect(target(UC)).toEqual({ kind: 'channel', id: UC, tab: 'videos' });
-    expect(target('UUcatalogueDemoChannel01abc')).toEqual({ kind: 'playlist', id: 'UUcatalogueDemoChannel01abc' });
+    expect(target('UUcatalogueDemoChannel01abc')).toEqual({
+      kind: 'playlist',
+      id: 'UUcatalogueDemoChannel01abc',
+    });
   });
 
   it('reads the platform’s playlist, watch and channel URLs on every host variant', () => {
-    expect(target(`https://www.youtube.com/playlist?list=${PL}`)).toEqual({ kind: 'playlist', id: PL });
+    expect(target(`https://www.youtube.com/playlist?list=${PL}`)).toEqual({
+      kind: 'playlist',
+      id: PL,
+    });
     expect(target(`youtube.com/playlist?list=${PL}`)).toEqual({ kind: 'playlist', id: PL });
-    expect(target(`https://m.youtube.com/playlist?list=${PL}&si=abc`)).toEqual({ kind: 'playlist', id: PL });
+    expect(target(`https://m.youtube.com/playlist?list=${PL}&si=abc`)).toEqual({
+      kind: 'playlist',
+      id: PL,
+    });
     expect(target(`https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=${PL}`)).toEqual({
       kind: 'playlist',
       id: PL,
@@ -45,9 +54,21 @@ describe('readUserInput', () => {
       index: 7,
       videoId: 'dQw4w9WgXcQ',
     });
-    expect(target(`https://www.youtube.com/channel/${UC}`)).toEqual({ kind: 'channel', id: UC, tab: 'videos' });
-    expect(target(`https://www.youtube.com/channel/${UC}/videos`)).toEqual({ kind: 'channel', id: UC, tab: 'videos' });
-    expect(target(`https://m.youtube.com/channel/${UC}/playlists/`)).toEqual({ kind: 'channel', id: UC, tab: 'playlists' });
+    expect(target(`https://www.youtube.com/channel/${UC}`)).toEqual({
+      kind: 'channel',
+      id: UC,
+      tab: 'videos',
+    });
+    expect(target(`https://www.youtube.com/channel/${UC}/videos`)).toEqual({
+      kind: 'channel',
+      id: UC,
+      tab: 'videos',
+    });
+    expect(target(`https://m.youtube.com/channel/${UC}/playlists/`)).toEqual({
+      kind: 'channel',
+      id: UC,
+      tab: 'playlists',
+    });
   });
 
   it('reads the explorer’s own URLs on its own host only', () => {
@@ -73,7 +94,9 @@ describe('readUserInput', () => {
     expect(message('https://www.youtube.com/@somebody')).toMatch(/handles/);
     expect(message('https://www.youtube.com/playlist?list=WL')).toMatch(/private/);
     expect(message('https://www.youtube.com/playlist?list=bad!')).toMatch(/not a playlist ID/);
-    expect(message('https://www.youtube.com/feed/trending')).toMatch(/neither a playlist nor a channel/);
+    expect(message('https://www.youtube.com/feed/trending')).toMatch(
+      /neither a playlist nor a channel/,
+    );
     expect(message('ftp://youtube.com/playlist?list=x')).toMatch(/neither/);
     expect(message('https://vimeo.com/123')).toMatch(/vimeo\.com/);
   });
@@ -81,7 +104,10 @@ describe('readUserInput', () => {
 
 describe('readPath', () => {
   it('reads the platform forms with our host', () => {
-    expect(readPath('/playlist', `?list=${PL}`)).toEqual({ ok: true, target: { kind: 'playlist', id: PL } });
+    expect(readPath('/playlist', `?list=${PL}`)).toEqual({
+      ok: true,
+      target: { kind: 'playlist', id: PL },
+    });
     expect(readPath('/watch', `?v=dQw4w9WgXcQ&list=${PL}&index=3`)).toEqual({
       ok: true,
       target: { kind: 'playlist', id: PL, index: 3, videoId: 'dQw4w9WgXcQ' },
@@ -106,8 +132,12 @@ describe('readIndex', () => {
 describe('pathFor', () => {
   it('builds explorer paths', () => {
     expect(pathFor({ kind: 'playlist', id: PL })).toBe(`/playlist/${PL}`);
-    expect(pathFor({ kind: 'playlist', id: PL, index: 5, videoId: 'dQw4w9WgXcQ' })).toBe(`/playlist/${PL}?index=5`);
-    expect(pathFor({ kind: 'playlist', id: PL, videoId: 'dQw4w9WgXcQ' })).toBe(`/playlist/${PL}?v=dQw4w9WgXcQ`);
+    expect(pathFor({ kind: 'playlist', id: PL, index: 5, videoId: 'dQw4w9WgXcQ' })).toBe(
+      `/playlist/${PL}?index=5`,
+    );
+    expect(pathFor({ kind: 'playlist', id: PL, videoId: 'dQw4w9WgXcQ' })).toBe(
+      `/playlist/${PL}?v=dQw4w9WgXcQ`,
+    );
     expect(pathFor({ kind: 'channel', id: UC, tab: 'videos' })).toBe(`/channel/${UC}`);
     expect(pathFor({ kind: 'channel', id: UC, tab: 'playlists' })).toBe(`/channel/${UC}/playlists`);
   });

@@ -35,11 +35,15 @@ function playlistFromQuery(query: URLSearchParams, videoId?: string | null): Rea
   const list = query.get('list');
   if (list === null || list === '') {
     return videoId
-      ? fail('That link is a single video, not a playlist. Paste a playlist or channel link instead.')
+      ? fail(
+          'That link is a single video, not a playlist. Paste a playlist or channel link instead.',
+        )
       : fail('That link has no playlist in it (no list=… part).');
   }
   if (list === 'WL' || list === 'LL' || list === 'LM') {
-    return fail('Watch later and Liked videos are private lists; only public playlists can be opened.');
+    return fail(
+      'Watch later and Liked videos are private lists; only public playlists can be opened.',
+    );
   }
   if (!PLAYLIST_ID_PATTERN.test(list)) return fail(`“${list}” is not a playlist ID.`);
   const index = readIndex(query.get('index'));
@@ -69,17 +73,24 @@ export function readPath(pathname: string, search: string): ReadResult | null {
     const index = readIndex(query.get('index'));
     return ok({ kind: 'playlist', id, ...(index === undefined ? {} : { index }) });
   }
-  const channel = /^\/channel\/([^/]+)(?:\/(videos|playlists|featured|streams|shorts))?$/.exec(path);
+  const channel = /^\/channel\/([^/]+)(?:\/(videos|playlists|featured|streams|shorts))?$/.exec(
+    path,
+  );
   if (channel) {
     const id = decodeURIComponent(channel[1]!);
-    if (!CHANNEL_ID_PATTERN.test(id)) return fail(`“${id}” is not a channel ID (UC followed by 22 characters).`);
+    if (!CHANNEL_ID_PATTERN.test(id))
+      return fail(`“${id}” is not a channel ID (UC followed by 22 characters).`);
     return ok({ kind: 'channel', id, tab: channel[2] === 'playlists' ? 'playlists' : 'videos' });
   }
   if (/^\/(@|c\/|user\/)/.test(path)) {
-    return fail('Channel names and @handles cannot be looked up. Use the channel’s /channel/UC… link instead.');
+    return fail(
+      'Channel names and @handles cannot be looked up. Use the channel’s /channel/UC… link instead.',
+    );
   }
   if (/^\/(shorts|live|embed)\//.test(path)) {
-    return fail('That link is a single video, not a playlist. Paste a playlist or channel link instead.');
+    return fail(
+      'That link is a single video, not a playlist. Paste a playlist or channel link instead.',
+    );
   }
   return null;
 }
@@ -99,7 +110,8 @@ function toUrl(text: string): URL | null {
  */
 export function readUserInput(raw: string, ownHost?: string): ReadResult {
   const text = raw.trim();
-  if (text === '') return fail('Paste a playlist ID, a channel ID or a link to a playlist or channel.');
+  if (text === '')
+    return fail('Paste a playlist ID, a channel ID or a link to a playlist or channel.');
   // Channel IDs also fit the looser playlist shape, so they are tested first.
   if (CHANNEL_ID_PATTERN.test(text)) return ok({ kind: 'channel', id: text, tab: 'videos' });
   if (PLAYLIST_ID_PATTERN.test(text)) return ok({ kind: 'playlist', id: text });
@@ -118,7 +130,8 @@ export function readUserInput(raw: string, ownHost?: string): ReadResult {
     return playlistFromQuery(url.searchParams, video);
   }
   const known = PLATFORM_HOSTS.has(host) || (ownHost !== undefined && url.host === ownHost);
-  if (!known) return fail(`Links from ${host} cannot be opened; paste a YouTube playlist or channel link.`);
+  if (!known)
+    return fail(`Links from ${host} cannot be opened; paste a YouTube playlist or channel link.`);
   return (
     readPath(url.pathname, url.search) ??
     fail('That link is neither a playlist nor a channel. Paste a playlist or channel link instead.')

@@ -1,9 +1,16 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { Outlet, useLocation, useParams } from 'react-router';
-import { channelPlaylistPagesOptions, channelVideoPagesOptions, demoEntriesOptions } from '../api/catalogue-queries.ts';
+import {
+  channelPlaylistPagesOptions,
+  channelVideoPagesOptions,
+  demoEntriesOptions,
+} from '../api/catalogue-queries.ts';
 import { ChannelHeader } from '../components/channel-header.tsx';
-import { CHANNEL_PLAYLIST_ROW_HEIGHT, ChannelPlaylistRow } from '../components/channel-playlist-row.tsx';
+import {
+  CHANNEL_PLAYLIST_ROW_HEIGHT,
+  ChannelPlaylistRow,
+} from '../components/channel-playlist-row.tsx';
 import { CHANNEL_VIDEO_ROW_HEIGHT, ChannelVideoRow } from '../components/channel-video-row.tsx';
 import { EmptyState, ListFooter, ProblemView, SkeletonRows } from '../components/list-states.tsx';
 import { WindowList } from '../components/window-list.tsx';
@@ -47,7 +54,9 @@ export function ChannelLayout() {
 function useListEntryScroll(queryKey: readonly unknown[]) {
   const queryClient = useQueryClient();
   const restoreY = useEntryScroll();
-  const [restoring] = useState(() => restoreY !== undefined && queryClient.getQueryData(queryKey) !== undefined);
+  const [restoring] = useState(
+    () => restoreY !== undefined && queryClient.getQueryData(queryKey) !== undefined,
+  );
   useLayoutEffect(() => {
     if (!restoring) window.scrollTo(0, 0);
   }, [restoring]);
@@ -64,8 +73,12 @@ function ChannelVideos({ id }: { id: string }) {
   const options = channelVideoPagesOptions(id);
   const restoreY = useListEntryScroll(options.queryKey);
   const query = useInfiniteQuery(options);
-  const { items, loadMore, reload, footer } = usePagedList(query, options.queryKey, 'channel', id, (count) =>
-    `End of the channel’s videos · ${plural(count, 'video', 'videos')}`,
+  const { items, loadMore, reload, footer } = usePagedList(
+    query,
+    options.queryKey,
+    'channel',
+    id,
+    (count) => `End of the channel’s videos · ${plural(count, 'video', 'videos')}`,
   );
   const wide = useIsWide();
   const rowHeight = CHANNEL_VIDEO_ROW_HEIGHT[wide ? 'wide' : 'narrow'];
@@ -80,8 +93,10 @@ function ChannelVideos({ id }: { id: string }) {
       />
     );
   }
-  if (!query.data) return <SkeletonRows rowHeight={rowHeight} label="Loading the channel’s videos…" />;
-  if (items.length === 0 && !query.hasNextPage) return <EmptyState>This channel has no public videos.</EmptyState>;
+  if (!query.data)
+    return <SkeletonRows rowHeight={rowHeight} label="Loading the channel’s videos…" />;
+  if (items.length === 0 && !query.hasNextPage)
+    return <EmptyState>This channel has no public videos.</EmptyState>;
   return (
     <div className="pt-3">
       <WindowList
@@ -107,8 +122,12 @@ function ChannelPlaylists({ id }: { id: string }) {
   const options = channelPlaylistPagesOptions(id);
   const restoreY = useListEntryScroll(options.queryKey);
   const query = useInfiniteQuery(options);
-  const { items, loadMore, reload, footer } = usePagedList(query, options.queryKey, 'channel', id, (count) =>
-    `End of the channel’s playlists · ${plural(count, 'playlist', 'playlists')}`,
+  const { items, loadMore, reload, footer } = usePagedList(
+    query,
+    options.queryKey,
+    'channel',
+    id,
+    (count) => `End of the channel’s playlists · ${plural(count, 'playlist', 'playlists')}`,
   );
   const wide = useIsWide();
   const rowHeight = CHANNEL_PLAYLIST_ROW_HEIGHT[wide ? 'wide' : 'narrow'];
@@ -123,9 +142,11 @@ function ChannelPlaylists({ id }: { id: string }) {
       />
     );
   }
-  if (!query.data) return <SkeletonRows rowHeight={rowHeight} label="Loading the channel’s playlists…" />;
+  if (!query.data)
+    return <SkeletonRows rowHeight={rowHeight} label="Loading the channel’s playlists…" />;
   // Spec §4.3 rule 1: `{items: [], continuation: null}` is an answer, not an error.
-  if (items.length === 0 && !query.hasNextPage) return <EmptyState>This channel has no public playlists.</EmptyState>;
+  if (items.length === 0 && !query.hasNextPage)
+    return <EmptyState>This channel has no public playlists.</EmptyState>;
   return (
     <div className="pt-3">
       <WindowList

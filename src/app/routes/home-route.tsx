@@ -14,9 +14,12 @@ export function HomeRoute() {
   return (
     <div className="py-8">
       <title>Catalogue Explorer</title>
-      <h1 className="text-2xl font-bold text-zinc-900 sm:text-3xl dark:text-zinc-50">Explore playlists and channels</h1>
+      <h1 className="text-2xl font-bold text-zinc-900 sm:text-3xl dark:text-zinc-50">
+        Explore playlists and channels
+      </h1>
       <p className="mt-2 max-w-prose text-zinc-700 dark:text-zinc-300">
-        Open a playlist of thousands of videos and scroll through it calmly, or share a link to any position in it.
+        Open a playlist of thousands of videos and scroll through it calmly, or share a link to any
+        position in it.
       </p>
       <OpenForm />
       <RecentViews />
@@ -74,7 +77,11 @@ function OpenForm() {
           Open
         </button>
       </div>
-      <p id={errorId} role="alert" className="mt-2 min-h-6 text-sm font-medium text-red-700 dark:text-red-400">
+      <p
+        id={errorId}
+        role="alert"
+        className="mt-2 min-h-6 text-sm font-medium text-red-700 dark:text-red-400"
+      >
         {message}
       </p>
     </form>
@@ -114,9 +121,13 @@ function RecentViews() {
           <li key={`${view.kind}:${view.id}`}>
             <Link to={view.path} className={cardLink}>
               <KindTag kind={view.kind} />
-              <span className="block truncate font-medium text-zinc-900 dark:text-zinc-50">{view.title}</span>
+              <span className="block truncate font-medium text-zinc-900 dark:text-zinc-50">
+                {view.title}
+              </span>
               {view.title !== view.id && (
-                <span className="block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">{view.id}</span>
+                <span className="block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
+                  {view.id}
+                </span>
               )}
             </Link>
           </li>
@@ -138,10 +149,21 @@ function DemoEntries() {
       <ul className="mt-3 grid gap-3 sm:grid-cols-2">
         {data.map((entry) => (
           <li key={`${entry.kind}:${entry.id}`}>
-            <Link to={pathFor(entry.kind === 'playlist' ? { kind: 'playlist', id: entry.id } : { kind: 'channel', id: entry.id, tab: 'videos' })} className={cardLink}>
+            <Link
+              to={pathFor(
+                entry.kind === 'playlist'
+                  ? { kind: 'playlist', id: entry.id }
+                  : { kind: 'channel', id: entry.id, tab: 'videos' },
+              )}
+              className={cardLink}
+            >
               <KindTag kind={entry.kind} />
-              <span className="block font-medium text-zinc-900 dark:text-zinc-50">{entry.title}</span>
-              <span className="block text-sm text-zinc-700 dark:text-zinc-300">{entry.description}</span>
+              <span className="block font-medium text-zinc-900 dark:text-zinc-50">
+                {entry.title}
+              </span>
+              <span className="block text-sm text-zinc-700 dark:text-zinc-300">
+                {entry.description}
+              </span>
             </Link>
           </li>
         ))}

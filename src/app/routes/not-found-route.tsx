@@ -1,7 +1,13 @@
 import { Link, useLocation } from 'react-router';
 import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
 
-export function NotFoundView({ heading, children }: { heading: string; children: React.ReactNode }) {
+export function NotFoundView({
+  heading,
+  children,
+}: {
+  heading: string;
+  children: React.ReactNode;
+}) {
   useStaticViewScroll();
   return (
     <section className="mx-auto my-12 max-w-xl text-center">
@@ -23,8 +29,9 @@ export function NotFoundRoute() {
   return (
     <NotFoundView heading="Page not found">
       <p>
-        There is no page at <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{location.pathname}</code>. Open a
-        playlist or channel from the home page.
+        There is no page at{' '}
+        <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{location.pathname}</code>. Open
+        a playlist or channel from the home page.
       </p>
     </NotFoundView>
   );

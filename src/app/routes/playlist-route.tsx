@@ -44,7 +44,9 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   const restoreY = useEntryScroll();
   // Back/forward with the pages still cached: return to the remembered position. Otherwise a
   // position in the URL (`index`, kept up to date while scrolling) is the way back.
-  const [restoring] = useState(() => restoreY !== undefined && queryClient.getQueryData(options.queryKey) !== undefined);
+  const [restoring] = useState(
+    () => restoreY !== undefined && queryClient.getQueryData(options.queryKey) !== undefined,
+  );
   const [target] = useState((): SeekTarget | null => {
     const query = new URLSearchParams(search);
     const index = readIndex(query.get('index'));
@@ -57,8 +59,12 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   const query = useInfiniteQuery(options);
   const { data, hasNextPage, isError, fetchNextPage, refetch } = query;
   const info = data?.pages[0]?.info;
-  const { items, loadMore, reload, footer } = usePagedList(query, options.queryKey, 'playlist', id, (count) =>
-    `End of playlist · ${plural(count, 'video', 'videos')}`,
+  const { items, loadMore, reload, footer } = usePagedList(
+    query,
+    options.queryKey,
+    'playlist',
+    id,
+    (count) => `End of playlist · ${plural(count, 'video', 'videos')}`,
   );
   const wide = useIsWide();
   const rowHeight = PLAYLIST_ROW_HEIGHT[wide ? 'wide' : 'narrow'];
@@ -66,7 +72,10 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
 
   // Deep link: the position of the item the URL names, once its page has loaded.
   const seeking = target !== null && !restoring;
-  const targetPosition = useMemo(() => (seeking ? findTarget(items, target) : -1), [seeking, target, items]);
+  const targetPosition = useMemo(
+    () => (seeking ? findTarget(items, target) : -1),
+    [seeking, target, items],
+  );
   const seekState = !seeking
     ? 'none'
     : targetPosition >= 0
@@ -112,7 +121,13 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   }, [seekState, targetPosition]);
 
   useEffect(() => {
-    if (info) recordRecentView({ kind: 'playlist', id, title: info.title, path: `/playlist/${encodeURIComponent(id)}` });
+    if (info)
+      recordRecentView({
+        kind: 'playlist',
+        id,
+        title: info.title,
+        path: `/playlist/${encodeURIComponent(id)}`,
+      });
   }, [id, info]);
 
   // The address bar follows the item at the top, replacing the entry rather than adding one,
@@ -127,7 +142,8 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     url.searchParams.delete('v');
     if (item.index > 1) url.searchParams.set('index', String(item.index));
     else url.searchParams.delete('index');
-    if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
+    if (url.href !== window.location.href)
+      window.history.replaceState(window.history.state, '', url);
   };
 
   const problem = isError && !data ? describeProblem(query.error, 'playlist', id) : null;
@@ -154,7 +170,11 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
         </>
       ) : (
         <>
-          {info ? <PlaylistHeader info={info} /> : <h1 className="py-5 text-xl font-bold">Playlist {id}</h1>}
+          {info ? (
+            <PlaylistHeader info={info} />
+          ) : (
+            <h1 className="py-5 text-xl font-bold">Playlist {id}</h1>
+          )}
           <SeekStatus
             state={seekState}
             target={target}
@@ -174,7 +194,12 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               onNearEnd={loadMore}
               onTopIndexChange={followTop}
               renderRow={(position) => (
-                <PlaylistRow item={items[position]!} playlistId={id} wide={wide} isTarget={position === targetPosition} />
+                <PlaylistRow
+                  item={items[position]!}
+                  playlistId={id}
+                  wide={wide}
+                  isTarget={position === targetPosition}
+                />
               )}
             />
           )}
@@ -200,7 +225,10 @@ function SeekStatus({
   const wanted = 'index' in target ? target.index : null;
   if (state === 'missing') {
     return (
-      <p role="status" className="mb-3 rounded-lg border border-amber-400 p-3 text-sm text-zinc-800 dark:border-amber-700 dark:text-zinc-200">
+      <p
+        role="status"
+        className="mb-3 rounded-lg border border-amber-400 p-3 text-sm text-zinc-800 dark:border-amber-700 dark:text-zinc-200"
+      >
         {wanted !== null
           ? `This playlist has ${plural(loaded, 'video', 'videos')}, so there is no item ${formatCount(wanted)}.`
           : 'The video from the link is not in this playlist.'}
@@ -216,7 +244,11 @@ function SeekStatus({
             ? `Loading up to item ${formatCount(wanted)}: ${formatCount(Math.min(loaded, wanted))} of ${formatCount(wanted)} loaded…`
             : `Looking for the video: ${formatCount(loaded)}${total ? ` of ${formatCount(total)}` : ''} videos checked…`}
         </span>
-        <progress className="h-2 w-full accent-blue-700" value={Math.min(loaded, max)} max={Math.max(max, 1)} />
+        <progress
+          className="h-2 w-full accent-blue-700"
+          value={Math.min(loaded, max)}
+          max={Math.max(max, 1)}
+        />
       </label>
     </div>
   );

@@ -26,7 +26,11 @@ export function RootLayout() {
           </Link>
         </div>
       </header>
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-3 pb-16 outline-none sm:px-6">
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-5xl flex-1 px-3 pb-16 outline-none sm:px-6"
+      >
         <RouteErrorBoundary key={pathname}>
           <Suspense fallback={<ViewFallback />}>
             <Outlet />
