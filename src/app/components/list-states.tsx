@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { ProblemText } from '../lib/problem-text.ts';
+import { formatWait, type ProblemText } from '../lib/problem-text.ts';
 
 // The explicit states of a list (house style): pending (skeletons), failed first page (a full
 // view message), empty, loading more, failed later page (an inline row), stopped, and the end.
@@ -62,7 +62,9 @@ function WaitNote({ retryAfter, since }: { retryAfter: number | null; since: num
   const left = useCountdown(retryAfter, since);
   if (retryAfter === null || left <= 0) return null;
   return (
-    <p className="text-sm text-zinc-600 dark:text-zinc-400">{`You can retry in ${left} s.`}</p>
+    <p role="timer" aria-live="off" className="text-sm text-zinc-700 dark:text-zinc-300">
+      {`Try again in ${formatWait(left)}.`}
+    </p>
   );
 }
 

@@ -10,7 +10,7 @@ export interface ProblemText {
   detail: string;
   /** Retrying can help (server trouble, rate limits, network). */
   canRetry: boolean;
-  /** Seconds the server asked us to wait, when it said. */
+  /** Seconds the server asked us to wait, when it said; the view counts them down. */
   retryAfter: number | null;
   /** The thing does not exist, or the ID cannot be one. */
   notFound: boolean;
@@ -82,7 +82,7 @@ export function describeProblem(error: unknown, subject: Subject, id: string): P
         ...base,
         retryAfter: wait,
         title: 'Hourly quota used up',
-        detail: `The explorer has used its hourly allowance of catalogue requests.${wait !== null ? ` Try again in ${formatWait(wait)}.` : ' Try again later.'}`,
+        detail: `The explorer has used its hourly allowance of catalogue requests.${wait !== null ? '' : ' Try again later.'}`,
       };
     case 'rate_limited':
     case 'upstream_rate_limited':
@@ -144,7 +144,7 @@ function rateLimited(wait: number | null): ProblemText {
     notFound: false,
     retryAfter: wait,
     title: 'Too many requests',
-    detail: `The catalogue is limiting requests.${wait !== null ? ` Try again in ${formatWait(wait)}.` : ' Wait a moment and try again.'}`,
+    detail: `The catalogue is limiting requests.${wait !== null ? '' : ' Wait a moment and try again.'}`,
   };
 }
 
