@@ -7,8 +7,10 @@ import type { BenchRow } from './table.ts';
 
 // #7: how long the app takes to hold all 5,000 items (a deep link to item 5,000 loads every
 // page before it), against the floor: a script in the same browser, same origin, following
-// the same 50 continuations as fast as it can. Each measurement gets a fresh explorer, so
-// both start with a cold server cache.
+// the same continuations as fast as it can. Each measurement gets a fresh explorer, so both
+// start with a cold server cache. The app's first page comes inside its HTML, and loading
+// the app's code is bench 5's subject, so both are timed over the same 49 continuations:
+// from the request for page 2 to the last item (the app: its row in the DOM).
 
 const LAST_ROW_PROBE = `
   (() => {
@@ -42,10 +44,11 @@ export async function benchWholePlaylist(options: BenchOptions): Promise<BenchRo
         const page = await context.newPage();
         await page.goto(`${url}/healthz`);
         const ms = await page.evaluate(async (id) => {
-          const started = performance.now();
+          let started = 0;
           let continuation: string | null = null;
           let items = 0;
           do {
+            if (continuation !== null && started === 0) started = performance.now();
             const query = new URLSearchParams({ id });
             if (continuation) query.set('continuation', continuation);
             const page = (await (await fetch(`/api/v1/playlist?${query}`)).json()) as {
@@ -65,8 +68,6 @@ export async function benchWholePlaylist(options: BenchOptions): Promise<BenchRo
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         await context.addInitScript(LAST_ROW_PROBE);
         const page = await context.newPage();
-        // Timed from the first request for data, as the floor is: navigationStart would
-        // also count loading the app's own code, which bench #5 measures.
         await page.goto(`${url}/playlist/${FIXTURE_IDS.playlist5000}?index=5000`);
         await page.waitForSelector(`${ROW_SELECTOR}[aria-posinset="5000"]`, { timeout: 120_000 });
         const ms = await page.evaluate(() => {
@@ -75,10 +76,9 @@ export async function benchWholePlaylist(options: BenchOptions): Promise<BenchRo
             .filter((e) => e.name.includes('/api/v1/playlist'))
             .map((e) => e.startTime)
             .sort((a, b) => a - b)[0];
-          const embedded = document.getElementById('initial-page') !== null;
-          // With page 1 shipped in the HTML, the data starts with the navigation itself.
-          const start = embedded || firstApi === undefined ? 0 : firstApi;
-          return (window as unknown as { __lastRow: number }).__lastRow - start;
+          if (document.getElementById('initial-page') === null || firstApi === undefined)
+            throw new Error('expected page 1 inside the HTML and page 2 from the API');
+          return (window as unknown as { __lastRow: number }).__lastRow - firstApi;
         });
         await context.close();
         return ms;
@@ -91,9 +91,10 @@ export async function benchWholePlaylist(options: BenchOptions): Promise<BenchRo
     return [
       {
         bench: '7',
-        measure: 'app, whole 5,000-item playlist in memory (cold server cache)',
+        measure:
+          'app, whole 5,000-item playlist: page 2 → item 5,000 in the DOM (cold server cache)',
         figure: formatSpread(spread(appTimes), 0, ' ms'),
-        reference: `fetch loop, 50 continuations ${formatSpread(spread(floorTimes), 0, ' ms')}`,
+        reference: `fetch loop, same 49 continuations ${formatSpread(spread(floorTimes), 0, ' ms')}`,
         ratio: formatSpread(r, 2, '×'),
         target: '≤ 1.2×',
         met: r.median <= 1.2,

@@ -8,7 +8,7 @@ import {
   HomeRoute,
   PlatformLinkRoute,
   PlaylistRoute,
-} from './views.ts';
+} from './views.tsx';
 
 // The route table (issue #4); the server's copy of which paths exist is shared/app-routes.ts.
 

@@ -8,6 +8,7 @@ import type { ClientRateLimit } from './client-rate-limit.ts';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
 import { problemResponse, respond, type HeaderRecord } from './http-responses.ts';
 import { initialPageLookup, initialPageScript, injectInitialPage } from './initial-page.ts';
+import { injectPreloads } from './view-preloads.ts';
 import {
   createPageSource,
   type PageAnswer,
@@ -307,10 +308,10 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     });
   }
 
-  /** The HTML with a first page inside, made once per cached page and coding. */
+  /** The HTML with a first page inside, made once per cached page, view and coding. */
   const htmlWithPage = new WeakMap<
     StoredPage,
-    { identity: Buffer; encoded: Partial<Record<Encoding, Promise<Buffer>>> }
+    Map<string, { identity: Buffer; encoded: Partial<Record<Encoding, Promise<Buffer>>> }>
   >();
 
   async function sendHtmlWithPage(
@@ -319,14 +320,21 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     lookup: Lookup,
     page: StoredPage,
   ) {
-    let rendered = htmlWithPage.get(page);
+    // `/playlist/ID` and `/watch?list=ID` share a page but not their views' code.
+    const links = site.preloads.linksFor(c.req.path, true);
+    let byLinks = htmlWithPage.get(page);
+    if (byLinks === undefined) {
+      byLinks = new Map();
+      htmlWithPage.set(page, byLinks);
+    }
+    let rendered = byLinks.get(links);
     if (rendered === undefined) {
       const html = injectInitialPage(
-        site.index.body.toString('utf8'),
+        injectPreloads(site.index.body.toString('utf8'), links),
         initialPageScript(lookup, page.body),
       );
       rendered = { identity: Buffer.from(html), encoded: {} };
-      htmlWithPage.set(page, rendered);
+      byLinks.set(links, rendered);
     }
     const headers: HeaderRecord = {
       'Content-Type': HTML_TYPE,
@@ -383,7 +391,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
       }
       if (answer?.kind === 'page') return sendHtmlWithPage(c, staticSite, lookup, answer.page);
     }
-    return sendFile(c, staticSite.index, 200);
+    return sendFile(c, staticSite.indexFor(path), 200);
   });
 
   app.notFound((c) =>

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ENTRIES, FIXTURE_IDS } from '../catalogue/demo-fixtures.ts';
@@ -286,5 +286,26 @@ describe('with the embedded catalogue', () => {
     await new Promise((resolve) => server.close(resolve));
     await explorer.close();
     await expect(fetch(started?.url ?? '')).rejects.toThrow();
+  });
+});
+
+describe.skipIf(!existsSync('dist/index.html'))('the built app, served', () => {
+  it('holds no credential and no upstream header name in any file it serves', async () => {
+    const { get } = await serveExplorer({ ...remoteEnv(), STATIC_ROOT: 'dist' });
+    const files = readdirSync('dist', { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative('dist', join(entry.parentPath, entry.name)).split(sep).join('/'))
+      .filter((path) => !path.split('/').some((part) => part.startsWith('.')));
+    expect(files.length).toBeGreaterThan(5);
+    for (const path of files) {
+      const { response, text } = await get(`/${path}`);
+      expect(response.status, path).toBe(200);
+      // The browser never sends credentials, so no script may even name the headers.
+      expect(text, path).not.toMatch(/API-(Key|Secret)/i);
+    }
+    // A deep link's HTML, with its first page inside, goes through the same check (afterAll).
+    const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist101}`);
+    expect(response.status).toBe(200);
+    expect(text).toContain('modulepreload');
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { compress, COMPRESS_MIN_BYTES, isCompressible, type Encoding } from './compression.ts';
 import { etagOf } from './page-source.ts';
+import { injectPreloads, readViewPreloads, type ViewPreloads } from './view-preloads.ts';
 
 // The built app (`dist/`, made by `vite build`), served by the explorer (issue #3, "To the
 // browser"). The build is small, so it is read into memory once at start-up: no file system
@@ -23,6 +24,9 @@ export interface StaticSite {
   files: Map<string, StaticFile>;
   /** dist/index.html: the page for every app route. */
   index: StaticFile;
+  /** index.html with modulepreload links for the view at `pathname` (view-preloads.ts). */
+  indexFor(pathname: string): StaticFile;
+  preloads: ViewPreloads;
   /** Settles when every compressible file has its compressed copies. */
   ready: Promise<void>;
 }
@@ -109,5 +113,22 @@ export function loadStaticSite(
     index = makeFile(Buffer.from(NO_BUILD_HTML), '/index.html');
   }
   const ready = precompress([...files]);
-  return { root, files, index, ready };
+  const preloads = readViewPreloads(root);
+  const base = index;
+  const variants = new Map<string, StaticFile>();
+  const indexFor = (pathname: string) => {
+    const links = preloads.linksFor(pathname, false);
+    let variant = variants.get(links);
+    if (variant === undefined) {
+      // A handful of variants (one per view), each compressed once in the background.
+      variant =
+        links === ''
+          ? base
+          : makeFile(Buffer.from(injectPreloads(base.body.toString('utf8'), links)), '/index.html');
+      variants.set(links, variant);
+      void precompress([['/index.html', variant]]);
+    }
+    return variant;
+  };
+  return { root, files, index, indexFor, preloads, ready };
 }

@@ -26,22 +26,31 @@ export function describeDuration(seconds: number | null): string {
   return parts.join(' ');
 }
 
-const compactFormats = new Map<string, Intl.NumberFormat>();
+// Making an Intl.NumberFormat costs far more than using one (a list renders hundreds of
+// numbers), so each locale and style gets one, made on first use.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(locale: string | undefined, compact: boolean): Intl.NumberFormat {
+  const key = `${locale ?? ''} ${compact}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(
+      locale,
+      compact ? { notation: 'compact', maximumFractionDigits: 1 } : {},
+    );
+    numberFormats.set(key, format);
+  }
+  return format;
+}
 
 /** "1.2M", "12K", "950": compact and locale-aware. */
 export function formatCompact(value: number, locale?: string): string {
-  const key = locale ?? '';
-  let format = compactFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
-    compactFormats.set(key, format);
-  }
-  return format.format(value);
+  return numberFormat(locale, true).format(value);
 }
 
 /** "5,000" in the user's locale. */
 export function formatCount(value: number, locale?: string): string {
-  return new Intl.NumberFormat(locale).format(value);
+  return numberFormat(locale, false).format(value);
 }
 
 /** "1 video", "5,000 videos". */

@@ -87,7 +87,8 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
           : 'loading';
 
   // Pages are chained (upstream-notes.md), so reaching item N means loading every page up to
-  // it. Each page is asked for as soon as the previous one arrives, without waiting for a
+  // it. Meanwhile only the progress shows: laying out and rendering a list that grows by a
+  // page at a time, none of it on screen, would cost more than the pages themselves (bench 7). Each page is asked for as soon as the previous one arrives, without waiting for a
   // render in between, so a deep link is as fast as a plain loop over the continuations; the
   // list and the progress bar render along the way.
   const startSeek = seekState === 'loading' && data !== undefined;
@@ -181,7 +182,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
             loaded={items.length}
             total={info?.totalItems}
           />
-          {items.length === 0 && !hasNextPage ? (
+          {seekState === 'loading' ? null : items.length === 0 && !hasNextPage ? (
             <EmptyState>This playlist has no videos.</EmptyState>
           ) : (
             <WindowList
@@ -203,7 +204,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               )}
             />
           )}
-          {footer && <ListFooter state={footer} />}
+          {seekState !== 'loading' && footer && <ListFooter state={footer} />}
         </>
       )}
     </div>

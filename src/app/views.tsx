@@ -1,0 +1,73 @@
+import { use, type ComponentType } from 'react';
+import { viewsForPath, type AppView } from '../shared/app-routes.ts';
+
+// Each view's code is a chunk of its own, loaded on demand (issue #4: small initial JS; the
+// schemas, the virtualizer and the views are not needed to show the frame). At boot the
+// current view's chunk is awaited before the first render (main.tsx), and the server names
+// it in the HTML (server/view-preloads.ts), so a deep link renders its rows in one pass.
+//
+// Not React.lazy: a lazy component suspends on its first render even when its module is
+// already loaded, and React then holds the revealed content back for up to 300 ms. A
+// promise that carries its own settled status is read by `use` without suspending.
+
+type TrackedPromise<T> = Promise<T> & {
+  status?: 'pending' | 'fulfilled' | 'rejected';
+  value?: T;
+  reason?: unknown;
+};
+
+function chunk<T>(load: () => Promise<T>): () => TrackedPromise<T> {
+  let current: TrackedPromise<T> | undefined;
+  return () => {
+    if (current === undefined) {
+      const promise: TrackedPromise<T> = load();
+      promise.status = 'pending';
+      promise.then(
+        (value) => {
+          promise.status = 'fulfilled';
+          promise.value = value;
+        },
+        (reason: unknown) => {
+          promise.status = 'rejected';
+          promise.reason = reason;
+          // The view's error boundary offers a retry, which must download again.
+          current = undefined;
+        },
+      );
+      current = promise;
+    }
+    return current;
+  };
+}
+
+const loadHome = chunk(() => import('./routes/home-route.tsx'));
+const loadPlaylist = chunk(() => import('./routes/playlist-route.tsx'));
+const loadChannel = chunk(() => import('./routes/channel-routes.tsx'));
+const loadPlatformLink = chunk(() => import('./routes/platform-link-route.tsx'));
+
+/** A route element for `pick(module)`, suspending only while the chunk downloads. */
+function view<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
+  return function View() {
+    const Component = pick(use(load()));
+    return <Component />;
+  };
+}
+
+export const HomeRoute = view(loadHome, (m) => m.HomeRoute);
+export const PlaylistRoute = view(loadPlaylist, (m) => m.PlaylistRoute);
+export const ChannelLayout = view(loadChannel, (m) => m.ChannelLayout);
+export const ChannelVideosRoute = view(loadChannel, (m) => m.ChannelVideosRoute);
+export const ChannelPlaylistsRoute = view(loadChannel, (m) => m.ChannelPlaylistsRoute);
+export const PlatformLinkRoute = view(loadPlatformLink, (m) => m.PlatformLinkRoute);
+
+const loaders: Record<AppView, () => Promise<unknown>> = {
+  home: loadHome,
+  playlist: loadPlaylist,
+  channel: loadChannel,
+  'platform-link': loadPlatformLink,
+};
+
+/** Starts downloading the views a path needs; settles when they are in (or failed). */
+export function preloadViewFor(pathname: string): Promise<unknown> {
+  return Promise.allSettled(viewsForPath(pathname).map((v) => loaders[v]()));
+}
