@@ -58,14 +58,25 @@ test('an unknown channel shows not found', async ({ page, expectConsoleErrors })
 test('back from a playlist opened from a channel’s playlists returns to the same position without a request', async ({
   page,
 }) => {
+  let inFlight = 0;
+  const isLookup = (r: { url(): string }) => r.url().includes('/api/');
+  page.on('request', (r) => void (isLookup(r) && inFlight++));
+  page.on('requestfinished', (r) => void (isLookup(r) && inFlight--));
+  page.on('requestfailed', (r) => void (isLookup(r) && inFlight--));
   await page.goto(`/channel/${IDS.bigChannel}/playlists`);
   const list = page.getByRole('list', { name: 'Playlists' });
   await expect(list.getByRole('listitem').first()).toBeVisible();
-  // Scroll towards the end of the first page (30 playlists), so the second is loaded too.
+  // Scroll past the first page (30 playlists), so that more pages are loaded ahead.
   await page.mouse.wheel(0, 2500);
-  await expect(page.locator(`${ROWS}[aria-setsize="60"]`).first()).toBeAttached();
+  await expect
+    .poll(async () => Number(await page.locator(ROWS).first().getAttribute('aria-setsize')))
+    .toBeGreaterThanOrEqual(60);
   await page.mouse.wheel(0, 2000);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(4000);
+  // Nothing in flight when the user leaves (pages are asked for well ahead of the end).
+  await expect.poll(() => inFlight).toBe(0);
+  await page.waitForTimeout(300);
+  await expect.poll(() => inFlight).toBe(0);
   // Let the scroll settle: the position is remembered as it changes.
   const y = await page.evaluate(
     () =>

@@ -101,7 +101,7 @@ export function ProblemView({
         <WaitNote retryAfter={problem.retryAfter} since={since} />
         <div className="flex flex-wrap justify-center gap-3">
           {problem.canRetry && onRetry && <RetryButton onRetry={onRetry} />}
-          {!problem.canRetry && onReload && (
+          {problem.canReload && onReload && (
             <RetryButton onRetry={onReload} label="Reload the list" />
           )}
           <Link

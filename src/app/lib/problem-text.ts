@@ -14,6 +14,8 @@ export interface ProblemText {
   retryAfter: number | null;
   /** The thing does not exist, or the ID cannot be one. */
   notFound: boolean;
+  /** Starting the list over can help (its position is no longer accepted). */
+  canReload?: boolean;
 }
 
 export function formatWait(seconds: number): string {
@@ -73,6 +75,7 @@ export function describeProblem(error: unknown, subject: Subject, id: string): P
       return {
         ...base,
         canRetry: false,
+        canReload: true,
         title: 'The list moved on',
         detail:
           'The catalogue no longer accepts this position in the list. Reload the list to start again.',
