@@ -58,8 +58,10 @@ test('the skip link and every control are reachable by keyboard with visible foc
   page,
 }) => {
   await page.goto('/');
-  await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
+  // The app renders once its view's code is in, which may be after the load event.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.keyboard.press('Tab');
   await expect(skip).toBeFocused();
   await expect(skip).toBeInViewport();
   await page.keyboard.press('Tab');

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
 import type { ChannelPlaylist } from '../../shared/catalogue-schema.ts';
 import { plural } from '../lib/format.ts';
@@ -7,7 +8,8 @@ export const CHANNEL_PLAYLIST_ROW_HEIGHT = { narrow: 84, wide: 112 } as const;
 const THUMB_WIDTH = { narrow: 112, wide: 160 } as const;
 
 /** A channel's playlist; it opens the explorer's own playlist view. */
-export function ChannelPlaylistRow({
+// Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
+export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
   playlist,
   wide,
 }: {
@@ -35,4 +37,4 @@ export function ChannelPlaylistRow({
       </div>
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { ChannelVideo } from '../../shared/catalogue-schema.ts';
 import { formatCompact, formatCount } from '../lib/format.ts';
 import { watchUrl } from '../lib/platform-links.ts';
@@ -8,7 +9,14 @@ import { ThumbnailImage } from './thumbnail-image.tsx';
 export const CHANNEL_VIDEO_ROW_HEIGHT = { narrow: 96, wide: 128 } as const;
 const THUMB_WIDTH = { narrow: 112, wide: 192 } as const;
 
-export function ChannelVideoRow({ video, wide }: { video: ChannelVideo; wide: boolean }) {
+// Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
+export const ChannelVideoRow = memo(function ChannelVideoRow({
+  video,
+  wide,
+}: {
+  video: ChannelVideo;
+  wide: boolean;
+}) {
   return (
     <div className="relative flex h-full items-center gap-3 rounded-lg px-1 hover:bg-zinc-100 sm:px-2 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-blue-600 dark:hover:bg-zinc-900">
       <ThumbnailImage
@@ -41,4 +49,4 @@ export function ChannelVideoRow({ video, wide }: { video: ChannelVideo; wide: bo
       </div>
     </div>
   );
-}
+});

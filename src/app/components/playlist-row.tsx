@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
 import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
 import { formatCount } from '../lib/format.ts';
@@ -18,7 +19,13 @@ interface PlaylistRowProps {
   isTarget: boolean;
 }
 
-export function PlaylistRow({ item, playlistId, wide, isTarget }: PlaylistRowProps) {
+// Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
+export const PlaylistRow = memo(function PlaylistRow({
+  item,
+  playlistId,
+  wide,
+  isTarget,
+}: PlaylistRowProps) {
   const size = wide ? 'wide' : 'narrow';
   return (
     <div
@@ -63,4 +70,4 @@ export function PlaylistRow({ item, playlistId, wide, isTarget }: PlaylistRowPro
       </div>
     </div>
   );
-}
+});
