@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/chromium.ts';
 
 // Browser journeys (issue #4) in Debian's Chromium against the real explorer server with its
 // embedded catalogue: no request mocking. Faults are switched at run time on the catalogue
@@ -50,18 +51,7 @@ export default defineConfig<E2EOptions>({
   use: {
     trace: 'on-first-retry',
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
   },
   projects: [
     {

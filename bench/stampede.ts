@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { catalogueStart, type BenchOptions } from './catalogue-paging.ts';
-import { startCountingUpstream } from './counting-upstream.ts';
+import { startCountingProxy } from '../src/server/test-upstream.ts';
 import { startExplorer } from './explorer.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
@@ -13,7 +13,7 @@ export async function benchStampede(
   options: BenchOptions & { concurrency: number },
 ): Promise<BenchRow[]> {
   const catalogue = await catalogueStart();
-  const counter = await startCountingUpstream(catalogue.url);
+  const counter = await startCountingProxy(catalogue.url);
   const explorer = await startExplorer({ url: counter.url, headers: catalogue.headers });
   const pool = new Pool(explorer.url, { connections: options.concurrency, pipelining: 1 });
   try {
@@ -27,7 +27,7 @@ export async function benchStampede(
     const statuses = new Set<number>();
     for (let round = 0; round < options.rounds; round++) {
       const id = listing.items[round % listing.items.length]!.id;
-      const before = counter.count();
+      const before = counter.hits();
       const answers = await Promise.all(
         Array.from({ length: options.concurrency }, async () => {
           const { statusCode, body } = await pool.request({
@@ -39,7 +39,7 @@ export async function benchStampede(
         }),
       );
       answers.forEach((s) => statuses.add(s));
-      calls.push(counter.count() - before);
+      calls.push(counter.hits() - before);
     }
     const s = spread(calls);
     const ok = statuses.size === 1 && statuses.has(200);
@@ -57,7 +57,7 @@ export async function benchStampede(
   } finally {
     await pool.close();
     await explorer.stop();
-    await counter.stop();
+    await counter.close();
     await catalogue.stop();
   }
 }

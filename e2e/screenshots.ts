@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 
 // Screenshots of every view (issue #4), desktop 1280×800 and phone 360×740, light and dark,
 // into docs/screenshots/. Run after a build:
@@ -81,16 +82,7 @@ async function startServer(port: number): Promise<{ url: string; child: ChildPro
 const given = process.env.SCREENSHOT_BASE_URL;
 const server = given ? null : await startServer(Number(process.env.SCREENSHOT_PORT ?? 4199));
 const base = given ?? server!.url;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 mkdirSync(OUT, { recursive: true });
 try {
   for (const device of devices) {

@@ -171,6 +171,17 @@ export function loadServerConfig(envFile = '.env'): ServerConfig {
   return readServerConfig(process.env);
 }
 
+/** For the entry points (`npm start`, `npm run dev`): a bad configuration ends the process, saying why. */
+export function loadServerConfigOrExit(): ServerConfig {
+  try {
+    return loadServerConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`catalogue-explorer: ${error.message}`);
+    process.exit(1);
+  }
+}
+
 /** The configuration as it may be logged: the credentials left out. */
 export function describeConfig(config: ServerConfig): Record<string, unknown> {
   const upstream =

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createServer as createViteServer } from 'vite';
-import { ConfigError, describeConfig, loadServerConfig, type ServerConfig } from './config.ts';
+import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
@@ -14,14 +14,7 @@ import { startExplorer } from './start-explorer.ts';
 
 const EXPLORER_PATHS = /^\/(?:api|thumbnails)(?:[/?]|$)|^\/(?:healthz|readyz)(?:\?|$)/;
 
-let config: ServerConfig;
-try {
-  config = loadServerConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`catalogue-explorer: ${error.message}`);
-  process.exit(1);
-}
+const config = loadServerConfigOrExit();
 
 const logger = createLogger(config.logLevel);
 logger.info({ config: describeConfig(config) }, 'starting (dev)');

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { ConfigError, describeConfig, loadServerConfig, type ServerConfig } from './config.ts';
+import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
@@ -10,14 +10,7 @@ import { startExplorer } from './start-explorer.ts';
 /** In-flight requests get this long to finish after SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-let config: ServerConfig;
-try {
-  config = loadServerConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`catalogue-explorer: ${error.message}`);
-  process.exit(1);
-}
+const config = loadServerConfigOrExit();
 
 const logger = createLogger(config.logLevel);
 logger.info({ config: describeConfig(config) }, 'starting');

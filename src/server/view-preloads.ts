@@ -38,14 +38,11 @@ export interface ViewPreloads {
 
 export function createViewPreloads(manifest: Manifest): ViewPreloads {
   // The entry's own files are already named by index.html.
-  const entryFiles = new Set<string>();
-  for (const [key, chunk] of Object.entries(manifest)) {
-    if (chunk.isEntry) {
-      const files: string[] = [];
-      filesOf(manifest, key, new Set(), files);
-      for (const file of files) entryFiles.add(file);
-    }
-  }
+  const entryList: string[] = [];
+  const entrySeen = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest))
+    if (chunk.isEntry) filesOf(manifest, key, entrySeen, entryList);
+  const entryFiles = new Set(entryList);
   const cache = new Map<string, string>();
   const render = (modules: string[]) => {
     const seen = new Set<string>();

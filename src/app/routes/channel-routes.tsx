@@ -1,5 +1,12 @@
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import {
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryKey,
+  type UseInfiniteQueryResult,
+} from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Outlet, useLocation, useParams } from 'react-router';
 import {
   channelPlaylistPagesOptions,
@@ -73,42 +80,20 @@ function ChannelVideos({ id }: { id: string }) {
   const options = channelVideoPagesOptions(id);
   const restoreY = useListEntryScroll(options.queryKey);
   const query = useInfiniteQuery(options);
-  const { items, loadMore, reload, footer } = usePagedList(
-    query,
-    options.queryKey,
-    'channel',
-    id,
-    (count) => `End of the channel’s videos · ${plural(count, 'video', 'videos')}`,
-  );
   const wide = useIsWide();
-  const rowHeight = CHANNEL_VIDEO_ROW_HEIGHT[wide ? 'wide' : 'narrow'];
-
-  if (query.isError && !query.data) {
-    return (
-      <ProblemView
-        problem={describeProblem(query.error, 'channel', id)}
-        since={query.errorUpdatedAt}
-        onRetry={() => void query.refetch()}
-        onReload={reload}
-      />
-    );
-  }
-  if (!query.data)
-    return <SkeletonRows rowHeight={rowHeight} label="Loading the channel’s videos…" />;
-  if (items.length === 0 && !query.hasNextPage)
-    return <EmptyState>This channel has no public videos.</EmptyState>;
   return (
-    <div className="pt-3">
-      <WindowList
-        label="Videos"
-        count={items.length}
-        rowHeight={rowHeight}
-        restoreY={restoreY}
-        onNearEnd={loadMore}
-        renderRow={(position) => <ChannelVideoRow video={items[position]!} wide={wide} />}
-      />
-      {footer && <ListFooter state={footer} />}
-    </div>
+    <ChannelTabList
+      id={id}
+      query={query}
+      queryKey={options.queryKey}
+      restoreY={restoreY}
+      rowHeight={CHANNEL_VIDEO_ROW_HEIGHT[wide ? 'wide' : 'narrow']}
+      label="Videos"
+      loadingText="Loading the channel’s videos…"
+      emptyText="This channel has no public videos."
+      endText={(count) => `End of the channel’s videos · ${plural(count, 'video', 'videos')}`}
+      renderItem={(video) => <ChannelVideoRow video={video} wide={wide} />}
+    />
   );
 }
 
@@ -122,16 +107,53 @@ function ChannelPlaylists({ id }: { id: string }) {
   const options = channelPlaylistPagesOptions(id);
   const restoreY = useListEntryScroll(options.queryKey);
   const query = useInfiniteQuery(options);
-  const { items, loadMore, reload, footer } = usePagedList(
-    query,
-    options.queryKey,
-    'channel',
-    id,
-    (count) => `End of the channel’s playlists · ${plural(count, 'playlist', 'playlists')}`,
-  );
   const wide = useIsWide();
-  const rowHeight = CHANNEL_PLAYLIST_ROW_HEIGHT[wide ? 'wide' : 'narrow'];
+  return (
+    <ChannelTabList
+      id={id}
+      query={query}
+      queryKey={options.queryKey}
+      restoreY={restoreY}
+      rowHeight={CHANNEL_PLAYLIST_ROW_HEIGHT[wide ? 'wide' : 'narrow']}
+      label="Playlists"
+      loadingText="Loading the channel’s playlists…"
+      // Spec §4.3 rule 1: `{items: [], continuation: null}` is an answer, not an error.
+      emptyText="This channel has no public playlists."
+      endText={(count) =>
+        `End of the channel’s playlists · ${plural(count, 'playlist', 'playlists')}`
+      }
+      renderItem={(playlist) => <ChannelPlaylistRow playlist={playlist} wide={wide} />}
+    />
+  );
+}
 
+interface ChannelTabListProps<T> {
+  id: string;
+  query: UseInfiniteQueryResult<InfiniteData<{ items: T[]; continuation: string | null }, unknown>>;
+  queryKey: QueryKey;
+  restoreY: number | undefined;
+  rowHeight: number;
+  label: string;
+  loadingText: string;
+  emptyText: string;
+  endText: (count: number) => string;
+  renderItem: (item: T) => ReactNode;
+}
+
+/** A channel tab's endless list and its states: failed, loading, empty, rows and footer. */
+function ChannelTabList<T>({
+  id,
+  query,
+  queryKey,
+  restoreY,
+  rowHeight,
+  label,
+  loadingText,
+  emptyText,
+  endText,
+  renderItem,
+}: ChannelTabListProps<T>) {
+  const { items, loadMore, reload, footer } = usePagedList(query, queryKey, 'channel', id, endText);
   if (query.isError && !query.data) {
     return (
       <ProblemView
@@ -142,20 +164,17 @@ function ChannelPlaylists({ id }: { id: string }) {
       />
     );
   }
-  if (!query.data)
-    return <SkeletonRows rowHeight={rowHeight} label="Loading the channel’s playlists…" />;
-  // Spec §4.3 rule 1: `{items: [], continuation: null}` is an answer, not an error.
-  if (items.length === 0 && !query.hasNextPage)
-    return <EmptyState>This channel has no public playlists.</EmptyState>;
+  if (!query.data) return <SkeletonRows rowHeight={rowHeight} label={loadingText} />;
+  if (items.length === 0 && !query.hasNextPage) return <EmptyState>{emptyText}</EmptyState>;
   return (
     <div className="pt-3">
       <WindowList
-        label="Playlists"
+        label={label}
         count={items.length}
         rowHeight={rowHeight}
         restoreY={restoreY}
         onNearEnd={loadMore}
-        renderRow={(position) => <ChannelPlaylistRow playlist={items[position]!} wide={wide} />}
+        renderRow={(position) => renderItem(items[position]!)}
       />
       {footer && <ListFooter state={footer} />}
     </div>
