@@ -7,7 +7,8 @@ import pluginQuery from '@tanstack/eslint-plugin-query';
 import globals from 'globals';
 
 // Import directions (docs: README "Architecture"): shared imports none of ours; catalogue and
-// app import only shared; server imports shared and catalogue.
+// app import only shared; server imports shared and catalogue; no production module imports
+// the test helpers in src/test-support.
 const zones = [
   {
     target: './src/shared',
@@ -28,6 +29,13 @@ const zones = [
     target: './src/server',
     from: ['./src/app'],
     message: 'the server imports only shared and catalogue.',
+  },
+  {
+    // Production code, that is every module but the tests; tests, e2e/ and bench/ may use the
+    // test helpers.
+    target: './src/{app,server,catalogue,shared}/**/!(*.test).{ts,tsx}',
+    from: './src/test-support',
+    message: 'test helpers are for tests (*.test.ts), e2e/ and bench/ only.',
   },
 ];
 

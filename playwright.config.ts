@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/chromium.ts';
 
-// Browser journeys (issue #4) in Debian's Chromium against the real explorer server with its
+// Browser journeys in Debian's Chromium against the real explorer server with its
 // embedded catalogue: no request mocking. Faults are switched at run time on the catalogue
 // (`/__faults`), so the fault journeys get a server of their own and run one at a time,
 // while the others run in parallel on the first server. `npm test` builds dist/ first.
@@ -17,7 +17,7 @@ export interface E2EOptions {
   cataloguePort: number;
 }
 
-function server(port: number, cataloguePort: number) {
+function server(port: number, cataloguePort: number, env: Record<string, string> = {}) {
   return {
     command: 'node src/server/index.ts',
     url: `http://127.0.0.1:${port}/`,
@@ -34,6 +34,7 @@ function server(port: number, cataloguePort: number) {
       // Every test comes from 127.0.0.1; the per-client limit is for real visitors.
       CLIENT_RATE_LIMIT_BURST: '100000',
       CLIENT_RATE_LIMIT_PER_SECOND: '100000',
+      ...env,
     },
   };
 }
@@ -66,5 +67,10 @@ export default defineConfig<E2EOptions>({
       use: { baseURL: `http://127.0.0.1:${FAULT_PORT}`, cataloguePort: FAULT_CATALOGUE_PORT },
     },
   ],
-  webServer: [server(PORT, CATALOGUE_PORT), server(FAULT_PORT, FAULT_CATALOGUE_PORT)],
+  webServer: [
+    server(PORT, CATALOGUE_PORT),
+    // No page cache, so every lookup meets the switched faults, however often a test runs
+    // against this server (a retry, --repeat-each) and whichever lists the others loaded.
+    server(FAULT_PORT, FAULT_CATALOGUE_PORT, { CACHE_MAX_BYTES: '0' }),
+  ],
 });

@@ -2,11 +2,11 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The app's build (issue #4): hashed files under /assets/, no inline scripts or styles (the
-// server's CSP is `script-src 'self'; style-src 'self'`). The entry holds the frame and the
-// libraries every view needs (React, the router, the query cache); the schemas (zod), the
-// virtualizer and the views come in chunks loaded on demand, with modulepreload for their
-// dependencies. Libraries get chunks of their own so an app change does not bust their cache.
+// The app's build: hashed files under /assets/, no inline scripts or styles (the server's CSP is
+// `script-src 'self'; style-src 'self'`). The entry holds the frame and the libraries every view
+// needs (React, the router, the query cache); the schemas (zod), the virtualizer and the views come
+// in chunks loaded on demand, with modulepreload for their dependencies. Libraries get chunks of
+// their own so an app change does not bust their cache.
 
 const vendor = (name: string, packages: string[]) => ({
   name,

@@ -8,9 +8,9 @@ import { startExplorer } from './explorer.ts';
 import { formatSpread, median, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
-// #5: from navigation to the first row in the DOM, for a deep link to the 5,000-video
-// playlist opened in a fresh browser profile (cold HTTP cache), against the floor: a plain
-// server-rendered HTML page of the same 100 rows from the same machine.
+// Bench 5: from navigation to the first row in the DOM, for a deep link to the 5,000-video playlist
+// opened in a fresh browser profile (cold HTTP cache), against the floor: a plain server-rendered
+// HTML page of the same 100 rows from the same machine.
 
 const escapeHtml = (text: string) =>
   text.replace(

@@ -3,9 +3,9 @@ import { launchChromium, ROW_SELECTOR } from './browser.ts';
 import { startExplorer } from './explorer.ts';
 import type { BenchRow } from './table.ts';
 
-// #6: scroll the 5,000-video playlist from top to bottom at a steady speed, as a person
-// dragging the scrollbar would, and watch what it costs: rows in the DOM, long tasks, the
-// heap once all 5,000 are loaded, and how often the user hit the end of what was loaded.
+// Bench 6: scroll the 5,000-video playlist from top to bottom at a steady speed, as a person
+// dragging the scrollbar would, and watch what it costs: rows in the DOM, long tasks, the heap once
+// all 5,000 are loaded, and how often the user hit the end of what was loaded.
 
 const LONG_TASKS = `
   window.__longTasks = [];

@@ -5,12 +5,12 @@ import { startExplorer } from './explorer.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
-// #7: how long the app takes to hold all 5,000 items (a deep link to item 5,000 loads every
-// page before it), against the floor: a script in the same browser, same origin, following
-// the same continuations as fast as it can. Each measurement gets a fresh explorer, so both
-// start with a cold server cache. The app's first page comes inside its HTML, and loading
-// the app's code is bench 5's subject, so both are timed over the same 49 continuations:
-// from the request for page 2 to the last item (the app: its row in the DOM).
+// Bench 7: how long the app takes to hold all 5,000 items (a deep link to item 5,000 loads every
+// page before it), against the floor: a script in the same browser, same origin, following the same
+// continuations as fast as it can. Each measurement gets a fresh explorer, so both start with a
+// cold server cache. The app's first page comes inside its HTML, and loading the app's code is
+// bench 5's subject, so both are timed over the same 49 continuations: from the request for page 2
+// to the last item (the app: its row in the DOM).
 
 const LAST_ROW_PROBE = `
   (() => {

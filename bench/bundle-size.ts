@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { BenchRow } from './table.ts';
 
-// #8: what a first visit downloads before the app can run: the scripts and styles that
+// Bench 8: what a first visit downloads before the app can run: the scripts and styles that
 // dist/index.html names (entry, modulepreloads, stylesheets), gzip and brotli.
 
 export const INITIAL_JS_BUDGET_GZIP = 120 * 1024;

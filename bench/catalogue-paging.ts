@@ -6,7 +6,7 @@ import { freePort, SERVER_CORE, startChild } from './processes.ts';
 import { formatSpread, median, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
-// #4: keyset paging means a deep page costs what the first does. Page 1 and a deep page are
+// Bench 4: keyset paging means a deep page costs what the first does. Page 1 and a deep page are
 // timed alternately in the same run, so the ratio cancels the machine's noise.
 
 export interface BenchOptions {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 // Child processes for the benchmarks. On a machine with two or more cores the server under
 // test runs on core 0 and the load generator (wrk, or this process) on core 1, so that the
-// generator is never the bottleneck (issue #5).
+// generator is never the bottleneck and the two do not steal each other's time.
 
 export const SERVER_CORE = '0';
 export const CLIENT_CORE = '1';

@@ -15,9 +15,9 @@ import {
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
-// #1: the explorer answering a cached 100-item playlist page, against nginx serving the same
-// bytes as a static file and a bare node:http server answering them from memory (the floor
-// for any Node server). All three run on the server core; wrk runs on the other.
+// Bench 1: the explorer answering a cached 100-item playlist page, against nginx serving the same
+// bytes as a static file and a bare node:http server answering them from memory (the floor for any
+// Node server). All three run on the server core; wrk runs on the other.
 
 const PAGE_PATH = `/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`;
 

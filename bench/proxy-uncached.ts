@@ -6,10 +6,10 @@ import { runWrk } from './processes.ts';
 import { formatSpread, percentile, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
-// #2: what the explorer adds to an uncached page. The same pages are fetched from the
-// catalogue directly and through the explorer (cold each time), alternating which goes
-// first; the difference per page is the explorer's cost: validation, the pool, the schema
-// check, the cache write and its own HTTP hop.
+// Bench 2: what the explorer adds to an uncached page. The same pages are fetched from the
+// catalogue directly and through the explorer (cold each time), alternating which goes first; the
+// difference per page is the explorer's cost: validation, the pool, the schema check, the cache
+// write and its own HTTP hop.
 
 async function timed(pool: Pool, path: string, headers: Record<string, string>) {
   const started = process.hrtime.bigint();

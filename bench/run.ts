@@ -12,9 +12,10 @@ import { benchProxyUncached } from './proxy-uncached.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 
-// `npm run bench`: the eight benchmarks of issue #5, each beside a reference measured in the
-// same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
-// its figures mean nothing. `--only 1,4` picks some. `--out FILE` also writes the table.
+// `npm run bench`: the eight benchmarks (docs/benchmarks.md), each beside a reference measured
+// in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
+// its figures mean nothing. `--only 1,4` picks some. `--out FILE` also writes the table (the
+// full run's goes to docs/bench.md).
 
 const { values } = parseArgs({
   options: {
@@ -31,7 +32,7 @@ if (!existsSync('dist/index.html')) {
   process.exit(1);
 }
 if (!hasCommand('wrk'))
-  console.warn('bench: wrk is not installed (apt-get install wrk); #1 and #2 need it.');
+  console.warn('bench: wrk is not installed (apt-get install wrk); benches 1 and 2 need it.');
 pinSelf();
 
 const base = smoke ? { rounds: 1, samples: 3, seconds: 1 } : { rounds: 5, samples: 50, seconds: 5 };

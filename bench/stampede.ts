@@ -1,13 +1,14 @@
 import { Pool } from 'undici';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { catalogueStart, type BenchOptions } from './catalogue-paging.ts';
-import { startCountingProxy } from '../src/server/test-upstream.ts';
+import { startCountingProxy } from '../src/test-support/test-upstream.ts';
 import { startExplorer } from './explorer.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
-// #3: N simultaneous identical cold requests should cost one upstream call. Each round asks
-// for a page nobody asked for before, through a counter in front of the catalogue.
+// N simultaneous identical cold requests should cost one upstream call: the explorer merges
+// identical requests in flight. Each round asks for a page nobody asked for before, through a
+// counter in front of the catalogue.
 
 export async function benchStampede(
   options: BenchOptions & { concurrency: number },

@@ -1,5 +1,5 @@
-// Figures from noisy, shared machines (issue #5): medians with min–max over rounds, never a
-// single absolute time.
+// Figures from noisy, shared machines: medians with min–max over rounds, never a single
+// absolute time, so that one unlucky moment neither passes nor fails a target.
 
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;

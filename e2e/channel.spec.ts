@@ -1,6 +1,7 @@
+import type { Page } from '@playwright/test';
 import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
 
-// The channel views (issue #4): videos and playlists tabs, the empty answer, and going back.
+// The channel views: videos and playlists tabs, the empty answer, and going back.
 
 test('a channel’s videos: header, tabs and rows with compact view counts', async ({ page }) => {
   await page.goto(`/channel/${IDS.bigChannel}`);
@@ -55,6 +56,19 @@ test('an unknown channel shows not found', async ({ page, expectConsoleErrors })
   await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
 });
 
+/** How far ahead of the rows on screen the list loads (window-list.tsx's PREFETCH_ROWS). */
+const PREFETCH_ROWS = 60;
+
+/** Rows loaded below the last one rendered: a list's length minus the last row's position. */
+function rowsLoadedBelowRendered(page: Page): Promise<number> {
+  return page.evaluate((selector) => {
+    const rows = [...document.querySelectorAll(selector)];
+    if (rows.length === 0) return 0;
+    const last = Math.max(...rows.map((row) => Number(row.getAttribute('aria-posinset'))));
+    return Number(rows[0]?.getAttribute('aria-setsize') ?? 0) - last;
+  }, ROWS);
+}
+
 test('back from a playlist opened from a channel’s playlists returns to the same position without a request', async ({
   page,
 }) => {
@@ -73,9 +87,12 @@ test('back from a playlist opened from a channel’s playlists returns to the sa
     .toBeGreaterThanOrEqual(60);
   await page.mouse.wheel(0, 2000);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(4000);
-  // Nothing in flight when the user leaves (pages are asked for well ahead of the end).
-  await expect.poll(() => inFlight).toBe(0);
-  await page.waitForTimeout(300);
+  // Nothing in flight when the user leaves, and nothing about to be: pages are asked for well
+  // ahead of the end, and the list asks again only once its last rendered row comes within
+  // PREFETCH_ROWS of the last row loaded.
+  await expect
+    .poll(async () => (inFlight === 0 ? await rowsLoadedBelowRendered(page) : 0))
+    .toBeGreaterThan(PREFETCH_ROWS);
   await expect.poll(() => inFlight).toBe(0);
   // Let the scroll settle: the position is remembered as it changes.
   const y = await page.evaluate(

@@ -1,26 +1,25 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { E2EOptions } from '../playwright.config.ts';
+import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
+import type { FaultSettings } from '../src/catalogue/fault-settings.ts';
 
 // Shared fixtures (house style, after epic-stack's playwright-utils): every test fails on a
 // browser console error unless it names the errors it expects (a 404 answer is logged by the
 // browser as one), and can switch the embedded catalogue's faults.
 
+/** The demo catalogue's fixed IDs, and one of the right shape that no playlist has. */
 export const IDS = {
-  playlist5000: 'PLcatalogueDemoPlaylist5000items00',
-  playlist100: 'PLcatalogueDemoPlaylist0100items00',
-  playlist101: 'PLcatalogueDemoPlaylist0101items00',
-  playlistEmpty: 'PLcatalogueDemoPlaylist0000items00',
-  bigChannel: 'UCcatalogueDemoChannel01',
-  smallChannel: 'UCcatalogueDemoChannel02',
+  ...FIXTURE_IDS,
   unknownPlaylist: 'PLthisPlaylistDoesNotExist000000000',
 } as const;
 
 /** Rows of the virtual lists: list items with a position. */
 export const ROWS = 'li[aria-posinset]';
 
+/** The embedded catalogue's fault switches (spec §5.3); settings left out are off. */
 export interface FaultSwitch {
-  set(settings: Record<string, unknown>): Promise<void>;
+  set(settings: Partial<FaultSettings>): Promise<void>;
   reset(): Promise<void>;
 }
 
@@ -67,7 +66,8 @@ export const test = base.extend<Fixtures & E2EOptions>({
         expect(response.ok(), await response.text()).toBe(true);
       },
       async reset() {
-        await request.delete(url);
+        const response = await request.delete(url);
+        expect(response.ok(), await response.text()).toBe(true);
       },
     };
     await control.reset();

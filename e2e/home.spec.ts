@@ -1,6 +1,6 @@
 import { expect, expectAccessible, IDS, test } from './fixtures.ts';
 
-// The home page (issue #4): the box that opens anything readable, the demo entries and the
+// The home page: the box that opens anything readable, the demo entries and the
 // views opened recently.
 
 test('the home page lists the demo catalogue and is accessible, in light and dark', async ({

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, IDS, ROWS, test } from './fixtures.ts';
 
-// The platform's own URL forms (issue #4), with our host or pasted into the home page's box.
+// The platform's own URL forms, with our host or pasted into the home page's box.
 
 async function videoAt(
   request: APIRequestContext,

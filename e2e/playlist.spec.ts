@@ -10,7 +10,7 @@ import {
   trackMaxRows,
 } from './fixtures.ts';
 
-// The playlist view (issue #4): deep links, endless scrolling, empty and not-found states.
+// The playlist view: deep links, endless scrolling, empty and not-found states.
 
 test('a deep link to item 5,000 loads every page, scrolls there and shows the end, with few rows in the DOM', async ({
   page,

@@ -1,17 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
+import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 
-// Screenshots of every view (issue #4), desktop 1280×800 and phone 360×740, light and dark,
+// Screenshots of every view, desktop 1280×800 and phone 360×740, light and dark,
 // into docs/screenshots/. Run after a build:
 //   npm run build && node e2e/screenshots.ts
 // against a running explorer (SCREENSHOT_BASE_URL=http://127.0.0.1:8080), or, by default,
 // against one it starts itself on a spare port with the embedded catalogue.
 
 const OUT = 'docs/screenshots';
-const PLAYLIST = 'PLcatalogueDemoPlaylist5000items00';
-const CHANNEL = 'UCcatalogueDemoChannel01';
+const PLAYLIST = FIXTURE_IDS.playlist5000;
+const CHANNEL = FIXTURE_IDS.bigChannel;
 
 const views: Array<{ name: string; path: string; ready: (page: Page) => Promise<void> }> = [
   {
@@ -41,7 +42,7 @@ const views: Array<{ name: string; path: string; ready: (page: Page) => Promise<
   },
   {
     name: 'channel-no-playlists',
-    path: '/channel/UCcatalogueDemoChannel02/playlists',
+    path: `/channel/${FIXTURE_IDS.smallChannel}/playlists`,
     ready: (p) => p.getByText('This channel has no public playlists').waitFor(),
   },
   {

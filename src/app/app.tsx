@@ -1,31 +1,33 @@
+import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { RootLayout } from './routes/root-layout.tsx';
+import { ROUTE_PATTERNS, type RouteName } from '../shared/app-routes.ts';
 import { NotFoundRoute } from './routes/not-found-route.tsx';
-import {
-  ChannelLayout,
-  ChannelPlaylistsRoute,
-  ChannelVideosRoute,
-  HomeRoute,
-  PlatformLinkRoute,
-  PlaylistRoute,
-} from './views.tsx';
+import { RootLayout } from './routes/root-layout.tsx';
+import { ChannelRoute, HomeRoute, PlatformLinkRoute, PlaylistRoute } from './views.tsx';
 
-// The route table (issue #4); the server's copy of which paths exist is shared/app-routes.ts.
+// The route table: the paths are shared/app-routes.ts's, which the server reads too (it answers
+// 404 for the rest), and every route names the view it shows.
+
+const VIEWS: Record<RouteName, ReactNode> = {
+  home: <HomeRoute />,
+  // The platform's own URL forms, with our host.
+  platformPlaylist: <PlatformLinkRoute />,
+  platformWatch: <PlatformLinkRoute />,
+  playlist: <PlaylistRoute />,
+  channel: <ChannelRoute tab="videos" />,
+  channelVideos: <ChannelRoute tab="videos" />,
+  channelPlaylists: <ChannelRoute tab="playlists" />,
+};
+
+const ROUTE_NAMES = Object.keys(ROUTE_PATTERNS) as RouteName[];
 
 export function App() {
   return (
     <Routes>
       <Route element={<RootLayout />}>
-        <Route index element={<HomeRoute />} />
-        {/* The platform's own URL forms, with our host. */}
-        <Route path="playlist" element={<PlatformLinkRoute />} />
-        <Route path="watch" element={<PlatformLinkRoute />} />
-        <Route path="playlist/:id" element={<PlaylistRoute />} />
-        <Route path="channel/:id" element={<ChannelLayout />}>
-          <Route index element={<ChannelVideosRoute />} />
-          <Route path="videos" element={<ChannelVideosRoute />} />
-          <Route path="playlists" element={<ChannelPlaylistsRoute />} />
-        </Route>
+        {ROUTE_NAMES.map((name) => (
+          <Route key={name} path={ROUTE_PATTERNS[name]} element={VIEWS[name]} />
+        ))}
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
     </Routes>

@@ -1,8 +1,8 @@
 import { use, type ComponentType } from 'react';
 import { viewsForPath, type AppView } from '../shared/app-routes.ts';
 
-// Each view's code is a chunk of its own, loaded on demand (issue #4: small initial JS; the
-// schemas, the virtualizer and the views are not needed to show the frame). At boot the
+// Each view's code is a chunk of its own, loaded on demand: the initial JS stays small, since
+// the schemas, the virtualizer and the views are not needed to show the frame. At boot the
 // current view's chunk is awaited before the first render (main.tsx), and the server names
 // it in the HTML (server/view-preloads.ts), so a deep link renders its rows in one pass.
 //
@@ -46,18 +46,19 @@ const loadChannel = chunk(() => import('./routes/channel-routes.tsx'));
 const loadPlatformLink = chunk(() => import('./routes/platform-link-route.tsx'));
 
 /** A route element for `pick(module)`, suspending only while the chunk downloads. */
-function view<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
-  return function View() {
+function view<M, P extends object>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<P>,
+): ComponentType<P> {
+  return function View(props: P) {
     const Component = pick(use(load()));
-    return <Component />;
+    return <Component {...props} />;
   };
 }
 
 export const HomeRoute = view(loadHome, (m) => m.HomeRoute);
 export const PlaylistRoute = view(loadPlaylist, (m) => m.PlaylistRoute);
-export const ChannelLayout = view(loadChannel, (m) => m.ChannelLayout);
-export const ChannelVideosRoute = view(loadChannel, (m) => m.ChannelVideosRoute);
-export const ChannelPlaylistsRoute = view(loadChannel, (m) => m.ChannelPlaylistsRoute);
+export const ChannelRoute = view(loadChannel, (m) => m.ChannelRoute);
 export const PlatformLinkRoute = view(loadPlatformLink, (m) => m.PlatformLinkRoute);
 
 const loaders: Record<AppView, () => Promise<unknown>> = {

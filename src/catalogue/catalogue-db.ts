@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DEMO_DATA_VERSION, DEMO_SEED, generateDemoCatalogue } from './demo-data.ts';
 
-// Every query of the catalogue lives in this module, so that a server database can replace
-// the embedded one later (issue #2). Paging is keyset-based: each query seeks an index to the
-// position carried by the continuation and reads one row more than a page, which tells
-// whether another page exists without ever answering an empty trailing page.
+// Every query of the catalogue lives in this module, so that a server database could replace
+// the embedded SQLite file without touching the rest. Paging is keyset-based (spec §5.2):
+// each query seeks an index to the position carried by the continuation and reads one row
+// more than a page, which tells whether another page exists without ever answering an empty
+// trailing page.
 
 export interface PlaylistRow {
   id: string;

@@ -4,18 +4,20 @@ import type {
   PlaylistPage,
 } from '../shared/catalogue-schema.ts';
 import type { EndpointName } from '../shared/endpoints.ts';
-import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN } from '../shared/ids.ts';
+import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN } from '../shared/id-patterns.ts';
 import type { ProblemCode } from '../shared/problem.ts';
 import type { CatalogueStore } from './catalogue-db.ts';
 import type { ContinuationCodec, Keyset } from './continuation.ts';
 import { agoText, lastUpdatedText, snippet, viewsText } from './display-text.ts';
 import { thumbnailsFor } from './thumbnails.ts';
 
-// The three lookups of spec §4, from store rows to the spec's page shapes. Errors come back
-// as values so that the HTTP layer alone decides how they are written.
+// The three lookups of spec §4, from store rows to the page shapes of spec §3. Errors come
+// back as values so that the HTTP layer alone decides how they are written.
 
-export const PLAYLIST_PAGE_SIZE = 100; // §4.1: up to 100 items per page
-export const CHANNEL_PAGE_SIZE = 30; // §4.2, §4.3: about 30 records per page
+/** Spec §4.1 allows up to 100; every playlist page but the last holds exactly that many. */
+export const PLAYLIST_PAGE_SIZE = 100;
+/** Spec §4.2 and §4.3 say about 30; this service always sends 30 but on the last page. */
+export const CHANNEL_PAGE_SIZE = 30;
 
 export type LookupFailure = { ok: false; status: 400 | 404; code: ProblemCode; detail: string };
 export type LookupResult<Page> = { ok: true; page: Page } | LookupFailure;
@@ -57,8 +59,8 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
     if (!CHANNEL_ID_PATTERN.test(id)) {
       return fail(400, 'invalid_id', `"${id}" is not a channel ID (UC followed by 22 characters).`);
     }
-    // Decision (README "Embedded catalogue"): a well-formed ID of a channel that does not
-    // exist is a 404, so the app can say "not found" rather than "bad request".
+    // Spec §5.1: a well-formed ID of a channel that does not exist is a 404, so the app can
+    // say "not found" rather than "bad request".
     if (!store.channelExists(id))
       return fail(404, 'channel_not_found', `No channel has the ID ${id}.`);
     return null;
@@ -75,26 +77,25 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
       const after = at.keyset ? (at.keyset[0] as number) : 0;
       const { rows, hasMore } = store.playlistItems(id, after, PLAYLIST_PAGE_SIZE);
       const last = rows.at(-1);
+      // §4.1: `info` on the first page only (JSON leaves out an undefined field).
+      const info = at.keyset
+        ? undefined
+        : {
+            id: playlist.id,
+            title: playlist.title,
+            description: playlist.description,
+            thumbnails: thumbnailsFor(thumbnailBaseUrl, 'pl', playlist.id),
+            channelId: playlist.channelId,
+            channelTitle: playlist.channelTitle,
+            totalItems: playlist.itemCount,
+            views: playlist.viewCount,
+            lastUpdated: lastUpdatedText(playlist.updatedAt, now),
+            url: `${PLATFORM}/playlist?list=${playlist.id}`,
+          };
       return {
         ok: true,
         page: {
-          // §4.1: info only on the first page.
-          ...(at.keyset
-            ? {}
-            : {
-                info: {
-                  id: playlist.id,
-                  title: playlist.title,
-                  description: playlist.description,
-                  thumbnails: thumbnailsFor(thumbnailBaseUrl, 'pl', playlist.id),
-                  channelId: playlist.channelId,
-                  channelTitle: playlist.channelTitle,
-                  totalItems: playlist.itemCount,
-                  views: playlist.viewCount,
-                  lastUpdated: lastUpdatedText(playlist.updatedAt, now),
-                  url: `${PLATFORM}/playlist?list=${playlist.id}`,
-                },
-              }),
+          info,
           items: rows.map((row) => ({
             index: row.position,
             id: row.videoId,
@@ -175,5 +176,3 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
     },
   };
 }
-
-export type CatalogueLookups = ReturnType<typeof createLookups>;

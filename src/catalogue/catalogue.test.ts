@@ -9,9 +9,11 @@ import { PROBLEM_CONTENT_TYPE, problemSchema } from '../shared/problem.ts';
 import { FIXTURE_IDS } from './demo-fixtures.ts';
 import { startCatalogue, type StartedCatalogue } from './start-catalogue.ts';
 
-// Walks every demo fixture end to end over real HTTP (issue #2, "Done when"): every page is
-// checked against the shared schemas, indexes are contiguous, page sizes and `info` placement
-// are as specified, and the last continuation is null.
+// Walks every demo fixture end to end over real HTTP, as a client of the service would: every
+// page is checked against the shared schemas, indexes are contiguous, page sizes and `info`
+// placement are as specified (spec §3, §4), and the last continuation is null. Each test
+// stands alone: the only shared state is the running catalogue, and a test that changes the
+// fault switches sets all of them.
 
 const apiKey = randomBytes(12).toString('hex');
 const apiSecret = randomBytes(24).toString('hex');
@@ -92,7 +94,7 @@ describe('playlists', () => {
     expect(new Set(ids).size).toBeLessThan(ids.length);
   });
 
-  it('answers 404 for an unknown or malformed playlist ID (§4.1 rule 1)', async () => {
+  it('answers 404 for an unknown or malformed playlist ID, as spec §4.1 rule 1 says', async () => {
     await expectProblem(
       await call(lookupUrl('playlist', 'PLdoesNotExist0000000000000000000000')),
       404,
@@ -126,7 +128,7 @@ describe('channels', () => {
     expect(items.find((p) => p.id === FIXTURE_IDS.playlist5000)?.videoCount).toBe(5000);
   });
 
-  it('gives the small channel 45 videos and the empty playlists answer (§4.3 rule 1)', async () => {
+  it('gives the small channel 45 videos and the empty playlists answer of spec §4.3 rule 1', async () => {
     const videos = await walk('channel-videos', FIXTURE_IDS.smallChannel);
     expect(videos.map((p) => p.items.length)).toEqual([30, 15]);
     const playlists = await walk('channel-playlists', FIXTURE_IDS.smallChannel);

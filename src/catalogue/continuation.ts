@@ -4,7 +4,7 @@ import type { EndpointName } from '../shared/endpoints.ts';
 
 // Continuations (spec §2.6) are opaque to clients but carry a keyset position, so that page
 // 50 costs what page 1 does (no OFFSET scans). They are signed, so a tampered one, or one
-// issued for another ID or another endpoint, is refused with 400 (spec §7) instead of
+// issued for another ID or another endpoint, is refused with 400 (spec §4.1 rule 2) instead of
 // silently paging somewhere else. Standard base64, like the real service's, so clients meet
 // `+`, `/` and `=` and must send them back byte for byte.
 

@@ -9,8 +9,9 @@ import { faultSettingsSchema, NO_FAULTS, type FaultSettings } from './fault-sett
 import { problemResponse } from './problem-response.ts';
 import { renderThumbnail, THUMBNAIL_PATH_PREFIX } from './thumbnails.ts';
 
-// The Video Catalogue Lookup Service (../shared/spec/catalogue-api.md) over the embedded
-// store. A factory taking its dependencies, so tests can call `app.request()` in-process.
+// The Video Catalogue Lookup Service (docs/catalogue-api.md) over the embedded store: the HTTP
+// layer, which checks credentials, applies the fault switches and writes problem documents.
+// A factory taking its dependencies, so tests can call `app.request()` in-process.
 
 export interface FaultSwitch {
   settings: FaultSettings;
@@ -73,7 +74,8 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
     });
   }
 
-  // Only GET and HEAD exist (issue #2); Hono answers HEAD from the GET handlers.
+  // The lookups are read-only, so only GET and HEAD exist (spec §5.4); anything else is a 405
+  // naming them. Hono answers HEAD from the GET handlers.
   app.use('*', async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return problemResponse(
@@ -103,7 +105,7 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
     [EndpointName, (typeof endpoints)[EndpointName]]
   >) {
     app.get(endpoint.path, async (c) => {
-      // upstream-notes.md: missing or wrong credentials are a 401.
+      // Spec §2.1: missing or wrong credentials are a 401, as at the real service.
       const keyOk = credentialsMatch(c.req.header('API-Key'), expectedKey);
       const secretOk = credentialsMatch(c.req.header('API-Secret'), expectedSecret);
       if (!(keyOk && secretOk)) {
@@ -162,7 +164,10 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
   return app;
 }
 
-/** Applies the fault switches (issue #2): latency, then a deterministic or random failure. */
+/**
+ * Applies the fault switches (spec §5.3): latency first, then a deterministic `failNext`
+ * failure, or else a random one at the configured rates.
+ */
 async function injectFault(
   c: Context,
   endpoint: EndpointName,

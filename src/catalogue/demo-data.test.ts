@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN, VIDEO_ID_PATTERN } from '../shared/ids.ts';
+import {
+  CHANNEL_ID_PATTERN,
+  PLAYLIST_ID_PATTERN,
+  VIDEO_ID_PATTERN,
+} from '../shared/id-patterns.ts';
 import { generateDemoCatalogue } from './demo-data.ts';
 import { BIG_CHANNEL_PLAYLISTS, BIG_CHANNEL_VIDEOS, FIXTURE_IDS } from './demo-fixtures.ts';
 import { agoText, lastUpdatedText, snippet, viewsText } from './display-text.ts';

@@ -8,9 +8,9 @@ import {
 import { channelName, description, playlistTitle, videoTitle } from './demo-text.ts';
 import { createRandom, randomIdBody, type Random } from './random.ts';
 
-// The demo catalogue, generated from a fixed seed (issue #2): the same records on every
-// machine. Timestamps are fixed offsets before DATA_EPOCH; the service turns them into
-// "3 years ago" at request time, as the real service does.
+// The demo catalogue, generated from a fixed seed so that every machine, test and screenshot
+// sees the same records. Timestamps are fixed offsets before DATA_EPOCH; the service turns
+// them into "3 years ago" at request time, as the real service does (spec §3.4).
 
 export const DEMO_SEED = 20261101;
 /** Bump when the generator changes, so that an old database file is rebuilt. */
@@ -28,11 +28,11 @@ export interface VideoRecord {
   channelId: string;
   title: string;
   description: string;
-  /** Seconds; null for live streams (upstream-notes.md: the real provider sends null). */
+  /** Seconds; null for live streams, as the real provider sends them (spec §3.4). */
   duration: number | null;
   viewCount: number;
   publishedAt: number;
-  /** False for the few videos whose published date the real service cannot give (§2.4). */
+  /** False for the few videos whose published date the real service cannot give (spec §3.2). */
   publishedKnown: boolean;
 }
 

@@ -1,7 +1,9 @@
 import type { DemoEntry } from '../shared/explorer-api.ts';
 
-// The demo catalogue's headline IDs (issue #2). Tests and the README name them, so they are
-// fixed strings rather than generated ones. Everything else in the catalogue is generated.
+// The demo catalogue's headline IDs: each is an edge case of paging (5,000 items, one full
+// page, one item over a page, empty; a huge channel, a channel with no playlists). Tests, the
+// benchmarks and the README name them, so they are fixed strings rather than generated ones.
+// Everything else in the catalogue is generated.
 
 export const FIXTURE_IDS = {
   playlist5000: 'PLcatalogueDemoPlaylist5000items00',

@@ -1,6 +1,6 @@
-// The human-readable fields of the spec (§2.2 lastUpdated, §2.3 viewsText and publishedText)
-// are display strings, not dates (upstream-notes.md). These mirror the platform's English
-// wording: "1.2M views", "3 years ago", "Updated 2 days ago".
+// The human-readable fields (`lastUpdated`, `viewsText`, `publishedText`) are display
+// strings, not dates (spec §3.4). These mirror the platform's English wording: "1.2M views",
+// "3 years ago", "Updated 2 days ago".
 
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 

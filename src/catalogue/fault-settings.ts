@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { endpointNames, type EndpointName } from '../shared/endpoints.ts';
 
-// Fault switches for tests and demos (issue #2), off by default. Set at start-up from
+// Fault switches (spec §5.3), off by default: they let tests and demos meet the failures a
+// real upstream has (latency, 500, 429, a cut-off body) on demand. Set at start-up from
 // CATALOGUE_FAULTS ("latency=200,500=0.1,429=0.05,malformed=0.02,retry-after=3"), or at run
 // time through PUT /__faults when fault control is enabled. `failNext` is the deterministic
 // one that browser tests use: the next `count` matching lookups fail.
 
 const rate = z.number().min(0).max(1);
 
-export const failNextSchema = z.object({
+const failNextSchema = z.object({
   count: z.number().int().min(1).max(1000),
   status: z.union([z.literal(500), z.literal(503), z.literal(429), z.literal('malformed')]),
   endpoint: z.enum(endpointNames as [EndpointName, ...EndpointName[]]).optional(),
@@ -25,7 +26,6 @@ export const faultSettingsSchema = z.object({
 });
 
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
-export type FailNext = z.infer<typeof failNextSchema>;
 
 export const NO_FAULTS: FaultSettings = {
   latencyMs: 0,

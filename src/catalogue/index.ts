@@ -15,7 +15,7 @@ const catalogue = await startCatalogue({
   apiKey: config.apiKey,
   apiSecret: config.apiSecret,
   dataDir: config.dataDir,
-  ...(config.thumbnailBaseUrl === undefined ? {} : { thumbnailBaseUrl: config.thumbnailBaseUrl }),
+  thumbnailBaseUrl: config.thumbnailBaseUrl,
   faults: config.faults,
   faultControl: config.faultControl,
   logger,

@@ -1,7 +1,10 @@
 import type { Context } from 'hono';
 import { problem, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../shared/problem.ts';
 
-/** Answers with an RFC 9457 problem document (issue #2, "Errors"). */
+/**
+ * Answers with an RFC 9457 problem document (spec §2.2). A Retry-After header is mirrored in
+ * the body's `retryAfter`, so a client that reads only the body still knows how long to wait.
+ */
 export function problemResponse(
   c: Context,
   status: 400 | 401 | 404 | 405 | 429 | 500 | 503,
@@ -12,7 +15,7 @@ export function problemResponse(
   const retryAfter = headers['Retry-After'];
   const body = problem(status, code, detail, {
     instance: c.req.path,
-    ...(retryAfter === undefined ? {} : { retryAfter: Number(retryAfter) }),
+    retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
   });
   return new Response(JSON.stringify(body), {
     status,

@@ -1,4 +1,4 @@
-// A small seeded PRNG so that the demo catalogue is the same on every machine (issue #2).
+// A small seeded PRNG so that the demo catalogue is the same on every machine.
 // mulberry32: 32-bit state, fast, and good enough for made-up titles and view counts.
 
 export interface Random {

@@ -4,8 +4,6 @@ import { openDemoStore } from './catalogue-db.ts';
 import { createCatalogueApp } from './create-catalogue-app.ts';
 import { NO_FAULTS, type FaultSettings } from './fault-settings.ts';
 
-export type { FaultSettings } from './fault-settings.ts';
-
 export interface StartCatalogueOptions {
   /** Default 127.0.0.1: the embedded catalogue is reached over loopback only. */
   host?: string;
@@ -35,9 +33,7 @@ export async function startCatalogue(options: StartCatalogueOptions): Promise<St
     store,
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
-    ...(options.thumbnailBaseUrl === undefined
-      ? {}
-      : { thumbnailBaseUrl: options.thumbnailBaseUrl }),
+    thumbnailBaseUrl: options.thumbnailBaseUrl,
     faults: { settings: { ...NO_FAULTS, ...options.faults } },
     faultControl: options.faultControl ?? false,
   });

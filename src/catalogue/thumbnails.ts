@@ -1,9 +1,9 @@
 import type { Thumbnail } from '../shared/catalogue-schema.ts';
 import { hashString } from './random.ts';
 
-// Thumbnails the service draws itself, so that the demo displays without internet (issue #2).
-// URLs keep the real shape (upstream-notes.md): several sizes per item, a path per video or
-// playlist and a long query string; the query is decoration and is ignored when drawing.
+// Thumbnails the service draws itself, so that the demo displays without internet access.
+// URLs keep the real shape (spec §2.5): several sizes per item, a path per video or playlist
+// and a long query string; the query is decoration and is ignored when drawing.
 
 export const THUMBNAIL_PATH_PREFIX = '/thumbnails';
 

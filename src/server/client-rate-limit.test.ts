@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClientRateLimit } from './client-rate-limit.ts';
 
-describe('per-client rate limit (issue #3: token bucket per address)', () => {
+describe('per-client rate limit: a token bucket per address', () => {
   it('allows a burst, then refills at the given rate, per client', () => {
     let now = 0;
     const limit = createClientRateLimit({ burst: 3, perSecond: 2, now: () => now });

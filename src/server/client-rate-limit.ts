@@ -1,8 +1,8 @@
-// Per-client limit (issue #3, "quota guard"): one client must not drain the account's hourly
-// budget for everyone. A token bucket per client address, consulted only for requests that
-// would spend upstream quota (cache hits and requests merged into one in flight are free), so
-// a person scrolling fast never meets it: with the defaults (60 burst, 2/s) that is 6,000
-// playlist items at once, then 200 more every second.
+// Per-client limit: one client must not drain the account's hourly budget for everyone. A token
+// bucket per client address, consulted only for requests that would spend upstream quota (cache
+// hits and requests merged into one in flight are free), so a person scrolling fast never meets it:
+// with the defaults (60 burst, 2/s) that is 6,000 playlist items at once, then 200 more every
+// second.
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 

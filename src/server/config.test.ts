@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeConfig, readServerConfig } from './config.ts';
 
-describe('configuration (issue #3: parsed and checked once)', () => {
+describe('configuration: parsed and checked once', () => {
   it('defaults to the embedded catalogue on port 8080', () => {
     const config = readServerConfig({});
     expect(config).toMatchObject({

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parseFaultSpec, type FaultSettings } from '../catalogue/fault-settings.ts';
 
-// The explorer server's configuration (issue #3, "Configuration"), parsed and checked once at
-// start-up. This is the only server module that reads the environment (eslint.config.js);
-// everything else receives the parsed object. Secrets live here and in the upstream client,
-// never in a log line: see `describeConfig`.
+// The explorer server's configuration, parsed and checked once at start-up. This is the only server
+// module that reads the environment (eslint.config.js); everything else receives the parsed object.
+// Secrets live here and in the upstream client, never in a log line: see `describeConfig`.
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -110,8 +109,8 @@ export function readServerConfig(
 
   let upstream: ServerConfig['upstream'];
   if (e.CATALOGUE_BASE_URL !== undefined) {
-    // Issue #3: a base URL without a key and secret refuses to start, rather than sending
-    // every lookup to a 401.
+    // A base URL without a key and secret refuses to start, rather than sending every lookup
+    // to a 401.
     const missing = [
       e.CATALOGUE_API_KEY === undefined ? 'CATALOGUE_API_KEY' : null,
       e.CATALOGUE_API_SECRET === undefined ? 'CATALOGUE_API_SECRET' : null,

@@ -5,12 +5,11 @@ import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
-// `npm run dev` (issue #3): Vite's dev server with hot reload for the app, and the very same
-// explorer app (upstream, cache, quota, errors) for the API, on one origin. Vite runs in
-// middleware mode inside our HTTP server and gets every request that is not the explorer's.
-// Two differences from `npm start`: Vite serves index.html (so no initial-page block and no
-// 404 status for unknown routes), and Vite's responses carry no CSP (its dev client injects
-// inline scripts).
+// `npm run dev`: Vite's dev server with hot reload for the app, and the very same explorer app
+// (upstream, cache, quota, errors) for the API, on one origin. Vite runs in middleware mode inside
+// our HTTP server and gets every request that is not the explorer's. Two differences from `npm
+// start`: Vite serves index.html (so no initial-page block and no 404 status for unknown routes),
+// and Vite's responses carry no CSP (its dev client injects inline scripts).
 
 const EXPLORER_PATHS = /^\/(?:api|thumbnails)(?:[/?]|$)|^\/(?:healthz|readyz)(?:\?|$)/;
 

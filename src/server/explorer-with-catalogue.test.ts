@@ -18,11 +18,12 @@ import { PROBLEM_CONTENT_TYPE, problemSchema } from '../shared/problem.ts';
 import { readServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer, type Explorer } from './start-explorer.ts';
-import { startCountingProxy, type TestUpstream } from './test-upstream.ts';
+import { startCountingProxy, type TestUpstream } from '../test-support/test-upstream.ts';
 
 // The whole explorer (start-explorer.ts, the composition root) over real HTTP, with the
-// embedded catalogue as its upstream (issue #3, "Done when"): first as a remote upstream
-// behind a request counter, with credentials made up for this test, then in embedded mode.
+// embedded catalogue as its upstream: first as a remote upstream behind a request counter,
+// with credentials made up for this test, then in embedded mode. After every test, the
+// credentials must appear in none of the responses it got and none of the log lines.
 
 const DATA_DIR = 'data'; // the demo database is read-only; built on first use
 const API_KEY = randomBytes(16).toString('hex');
@@ -56,6 +57,16 @@ afterEach(async () => {
   counter.reset();
 });
 
+afterEach(() => {
+  // Every test, alone or not: the key and the secret appear in no response it got and no log
+  // line written so far, and it did get responses to look at.
+  const responses = seen.splice(0).join('\n');
+  const everything = responses + logLines.splice(0).join('\n');
+  expect(responses).toMatch(/content-security-policy/i);
+  expect(everything).not.toContain(API_KEY);
+  expect(everything).not.toContain(API_SECRET);
+});
+
 afterAll(async () => {
   for (const { server, explorer } of running) {
     server.closeAllConnections();
@@ -65,11 +76,6 @@ afterAll(async () => {
   await counter.close();
   await catalogue.close();
   rmSync(staticRoot, { recursive: true, force: true });
-  // Issue #3 "Done when": the key and the secret appear in no response and no log line.
-  const everything = seen.join('\n') + logLines.join('\n');
-  expect(seen.length).toBeGreaterThan(20);
-  expect(everything).not.toContain(API_KEY);
-  expect(everything).not.toContain(API_SECRET);
 });
 
 async function serveExplorer(env: Record<string, string>) {
@@ -303,7 +309,7 @@ describe.skipIf(!existsSync('dist/index.html'))('the built app, served', () => {
       // The browser never sends credentials, so no script may even name the headers.
       expect(text, path).not.toMatch(/API-(Key|Secret)/i);
     }
-    // A deep link's HTML, with its first page inside, goes through the same check (afterAll).
+    // A deep link's HTML, with its first page inside, goes through the same check (afterEach).
     const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist101}`);
     expect(response.status).toBe(200);
     expect(text).toContain('modulepreload');

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../catalogue/demo-fixtures.ts';
 import { startCatalogue, type StartedCatalogue } from '../catalogue/start-catalogue.ts';
 
-// `node src/server/index.ts` as users run it (issue #3): it refuses a half configuration with a
-// clear message, logs JSON lines without credentials, and on SIGTERM lets a request in flight
+// `node src/server/index.ts` as users run it: it refuses a half configuration with a clear
+// message, logs JSON lines without credentials, and on SIGTERM lets a request in flight
 // finish before it exits. Runs in an empty directory, so no developer's .env takes part.
 
 const INDEX = resolve('src/server/index.ts');

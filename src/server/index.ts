@@ -4,8 +4,8 @@ import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
-// `npm start`: reads the configuration, starts the explorer and serves it (issue #3). All the
-// behaviour lives in create-server-app.ts and its parts; this file only wires and stops them.
+// `npm start`: reads the configuration, starts the explorer and serves it. All the behaviour
+// lives in create-server-app.ts and its parts; this file only wires and stops them.
 
 /** In-flight requests get this long to finish after SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,8 +30,8 @@ server.listen(config.port, config.host, () => {
   );
 });
 
-// Graceful shutdown (issue #3): stop accepting, let in-flight requests finish, then close the
-// upstream pools and the embedded catalogue.
+// Graceful shutdown, so a deploy drops no request: stop accepting, let in-flight requests
+// finish, then close the upstream pools and the embedded catalogue.
 let stopping = false;
 function shutdown(signal: string) {
   if (stopping) return;

@@ -9,7 +9,7 @@ const lookup = (path: string) => {
   return initialPageLookup(url.pathname, url.searchParams);
 };
 
-describe('deep links and their first page (issue #3)', () => {
+describe('deep links and their first page', () => {
   it.each([
     [`/playlist/${PLAYLIST}`, 'playlist', PLAYLIST],
     [`/playlist/${PLAYLIST}/?index=50`, 'playlist', PLAYLIST],

@@ -1,43 +1,20 @@
-import { endpoints, type EndpointName } from '../shared/endpoints.ts';
+import { listForUrl } from '../shared/app-routes.ts';
 import { INITIAL_PAGE_ELEMENT_ID, INITIAL_PAGE_PLACEHOLDER } from '../shared/explorer-api.ts';
 import type { Lookup } from './validate-lookup.ts';
 
-// Deep links ship their first page inside the HTML (issue #3; shape: initialPageSchema in
+// Deep links ship their first page inside the HTML (shape: initialPageSchema in
 // shared/explorer-api.ts), so the first rows render without a second round trip. This module
-// reads which list a URL shows and writes the data block; create-server-app.ts fetches the
-// page through the same cache, merging and quota path as the API.
-
-function segment(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
+// says which page a URL shows (the app's routes are read from shared/app-routes.ts) and writes
+// the data block; routes/app-pages.ts fetches the page through the same cache, merging and
+// quota path as the API.
 
 /**
- * The first page a URL shows, if its ID is valid: `/playlist/:id`, `/channel/:id` (videos),
- * `/channel/:id/videos`, `/channel/:id/playlists`, and the platform's own forms
- * `/playlist?list=ID` and `/watch?v=…&list=ID`.
+ * The first page a URL shows, if its ID is valid: the first page of the list that
+ * `listForUrl` names for it.
  */
 export function initialPageLookup(pathname: string, search: URLSearchParams): Lookup | null {
-  let endpoint: EndpointName;
-  let id: string | null;
-  let match: RegExpMatchArray | null;
-  if ((match = pathname.match(/^\/playlist\/([^/]+)\/?$/))) {
-    endpoint = 'playlist';
-    id = segment(match[1] as string);
-  } else if ((match = pathname.match(/^\/channel\/([^/]+)(?:\/(videos|playlists))?\/?$/))) {
-    endpoint = match[2] === 'playlists' ? 'channel-playlists' : 'channel-videos';
-    id = segment(match[1] as string);
-  } else if (/^\/(playlist|watch)\/?$/.test(pathname)) {
-    endpoint = 'playlist';
-    id = search.get('list');
-  } else {
-    return null;
-  }
-  if (id === null || !endpoints[endpoint].idSchema.safeParse(id).success) return null;
-  return { endpoint, id, continuation: undefined };
+  const list = listForUrl(pathname, search);
+  return list === null ? null : { endpoint: list.endpoint, id: list.id, continuation: undefined };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 
-// Structured JSON logs (issue #3). The credentials are never handed to a logger; the redact
-// list is the second line of defence, should a future change log a header set or an options
+// Structured JSON logs, one object per line. The credentials are never handed to a logger; the
+// redact list is the second line of defence, should a future change log a header set or an options
 // object by mistake.
 
 export const REDACTED_PATHS = [

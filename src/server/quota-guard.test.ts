@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createQuotaGuard } from './quota-guard.ts';
 
-describe('quota guard (issue #3: a budget per sliding hour)', () => {
+describe('quota guard: a budget per sliding hour', () => {
   it('grants exactly the budget, then refuses with the time until the oldest call leaves the window', () => {
     let now = 1_000_000_000_000;
     const quota = createQuotaGuard({ budgetPerHour: 3, now: () => now });

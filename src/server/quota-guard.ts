@@ -1,8 +1,8 @@
-// The account's upstream budget (upstream-notes.md "Quota": 10,000 requests per hour, all
-// endpoints and every user together; issue #3 "quota guard"). Every upstream attempt, retries
-// included, asks for a permit first; when one more call would exceed the budget of the last
-// hour, the explorer answers 429 itself instead of calling. After an upstream 429 the guard
-// also holds every call until the upstream's Retry-After has passed.
+// The account's upstream budget: the real service allows one account 10,000 requests per hour, all
+// endpoints and every user together. Every upstream attempt, retries included, asks for a permit
+// first; when one more call would exceed the budget of the last hour, the explorer answers 429
+// itself instead of calling, rather than exhaust the account for everyone. After an upstream 429
+// the guard also holds every call until the upstream's Retry-After has passed.
 //
 // The window slides in one-second buckets: exact enough for an hourly budget, constant memory
 // whatever the budget (a benchmark sets it to 10^8), O(1) per call.

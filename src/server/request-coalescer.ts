@@ -1,13 +1,13 @@
-// Merges identical requests in flight (issue #3; upstream-notes.md "Quota": never spend a
-// request twice). The first caller for a key starts the work; everyone asking for the same key
-// before it settles shares its promise, so 50 simultaneous cold requests cost one upstream call.
+// Merges identical requests in flight. The account's quota is shared by every user, so the
+// explorer never spends a request twice: the first caller for a key starts the work, and
+// everyone asking for the same key before it settles shares its promise, so 50 simultaneous
+// cold requests cost one upstream call.
 
 export interface RequestCoalescer<T> {
   /** The promise in flight for `key`, if any. */
   inFlight(key: string): Promise<T> | undefined;
   /** Starts `work` for `key`, shared by later callers until it settles. */
   start(key: string, work: () => Promise<T>): Promise<T>;
-  size(): number;
 }
 
 export function createRequestCoalescer<T>(): RequestCoalescer<T> {
@@ -24,6 +24,5 @@ export function createRequestCoalescer<T>(): RequestCoalescer<T> {
       flights.set(key, promise);
       return promise;
     },
-    size: () => flights.size,
   };
 }

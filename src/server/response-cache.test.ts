@@ -3,7 +3,7 @@ import { createResponseCache } from './response-cache.ts';
 
 const OVERHEAD = 256 + 2; // per entry bookkeeping + a 1-character key
 
-describe('response cache (issue #3: LRU bounded in bytes)', () => {
+describe('response cache: LRU bounded in bytes', () => {
   it('evicts the least recently used entries until the new one fits', () => {
     const cache = createResponseCache<string>({ maxBytes: 3 * (1000 + OVERHEAD) });
     cache.set('a', 'A', 1000);

@@ -1,6 +1,6 @@
-// The explorer's page cache (issue #3, "A response cache bounded in bytes"): least recently
-// used first out, bounded by the bytes it holds rather than by a count, because pages range
-// from a few hundred bytes (an empty playlist) to ~80 KB (100 playlist items). Freshness is
+// The explorer's page cache: least recently used first out, bounded by the bytes it holds
+// rather than by a count, because pages range from a few hundred bytes (an empty playlist) to
+// ~80 KB (100 playlist items), and memory is what runs out. Freshness is
 // decided by the caller (page-source.ts); this module only stores and evicts.
 
 /** Map bookkeeping per entry, so a flood of tiny entries is bounded too. */

@@ -16,7 +16,7 @@ describe('static files', () => {
     expect(site.index.body.toString()).toContain(INITIAL_PAGE_PLACEHOLDER);
   });
 
-  // Issue #3: the CSP allows no inline script or style, so the build must need none.
+  // The CSP allows no inline script or style, so the build must need none.
   it.skipIf(!built)(
     'the Vite build needs no inline script or style, and has the placeholder',
     async () => {

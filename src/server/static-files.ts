@@ -1,14 +1,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { compress, COMPRESS_MIN_BYTES, isCompressible, type Encoding } from './compression.ts';
-import { etagOf } from './page-source.ts';
-import { injectPreloads, readViewPreloads, type ViewPreloads } from './view-preloads.ts';
+import { compress, COMPRESS_MIN_BYTES, isCompressible, type Encoding } from './http/compression.ts';
+import { etagOf } from './http/representation.ts';
+import { readViewPreloads, type ViewPreloads } from './view-preloads.ts';
 
-// The built app (`dist/`, made by `vite build`), served by the explorer (issue #3, "To the
-// browser"). The build is small, so it is read into memory once at start-up: no file system
-// access per request, and no way for a request path to name a file outside the build (only
-// paths found in the walk exist). Compressed copies are made in the background after
-// start-up, at the highest settings; until they are ready, files go out uncompressed.
+// The built app (`dist/`, made by `vite build`), as the explorer serves it. The build is
+// small, so it is read into memory once at start-up: no file system access per request, and
+// no way for a request path to name a file outside the build (only paths found in the walk
+// exist). Compressed copies are made in the background after start-up, at the highest
+// settings; until they are ready, files go out uncompressed. The HTML of the app's routes is
+// rendered from `index` by app-html.ts.
 
 export interface StaticFile {
   body: Buffer;
@@ -22,10 +23,9 @@ export interface StaticSite {
   root: string;
   /** By URL path, e.g. `/assets/index-3f2a.js`. */
   files: Map<string, StaticFile>;
-  /** dist/index.html: the page for every app route. */
+  /** dist/index.html: the template of every app route's HTML (app-html.ts). */
   index: StaticFile;
-  /** index.html with modulepreload links for the view at `pathname` (view-preloads.ts). */
-  indexFor(pathname: string): StaticFile;
+  /** Each view's chunks, from the build's manifest (view-preloads.ts). */
   preloads: ViewPreloads;
   /** Settles when every compressible file has its compressed copies. */
   ready: Promise<void>;
@@ -113,22 +113,5 @@ export function loadStaticSite(
     index = makeFile(Buffer.from(NO_BUILD_HTML), '/index.html');
   }
   const ready = precompress([...files]);
-  const preloads = readViewPreloads(root);
-  const base = index;
-  const variants = new Map<string, StaticFile>();
-  const indexFor = (pathname: string) => {
-    const links = preloads.linksFor(pathname, false);
-    let variant = variants.get(links);
-    if (variant === undefined) {
-      // A handful of variants (one per view), each compressed once in the background.
-      variant =
-        links === ''
-          ? base
-          : makeFile(Buffer.from(injectPreloads(base.body.toString('utf8'), links)), '/index.html');
-      variants.set(links, variant);
-      void precompress([['/index.html', variant]]);
-    }
-    return variant;
-  };
-  return { root, files, index, indexFor, preloads, ready };
+  return { root, files, index, preloads: readViewPreloads(root), ready };
 }

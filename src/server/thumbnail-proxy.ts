@@ -1,10 +1,10 @@
 import { Pool } from 'undici';
 
-// Thumbnails through the explorer's own origin (issue #3): the embedded catalogue draws them
-// and is reachable on loopback only, so the explorer starts it with root-relative thumbnail
-// URLs (`/thumbnails/vi/<id>/mqdefault.svg?…`) and passes those requests on. That way they
-// load when the explorer is opened from another machine, and the CSP's img-src 'self' covers
-// them. Thumbnails need no credentials and cost no quota; only the path and query go on.
+// Thumbnails through the explorer's own origin: the embedded catalogue draws them and is reachable
+// on loopback only, so the explorer starts it with root-relative thumbnail URLs
+// (`/thumbnails/vi/<id>/mqdefault.svg?…`) and passes those requests on. That way they load when the
+// explorer is opened from another machine, and the CSP's img-src 'self' covers them. Thumbnails
+// need no credentials and cost no quota; only the path and query go on.
 
 export interface ThumbnailAnswer {
   status: number;

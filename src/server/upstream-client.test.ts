@@ -8,12 +8,13 @@ import {
   playlistItem,
   startTestUpstream,
   type TestUpstream,
-} from './test-upstream.ts';
-import { createUpstreamClient, parseRetryAfter, type UpstreamClient } from './upstream-client.ts';
+} from '../test-support/test-upstream.ts';
+import { createUpstreamClient, type UpstreamClient } from './upstream-client.ts';
+import { parseRetryAfter } from './upstream-failure.ts';
 import type { Lookup } from './validate-lookup.ts';
 
-// The upstream client against a real, deliberately misbehaving HTTP server (issue #3,
-// "Upstream calls").
+// The upstream client against a real, deliberately misbehaving HTTP server: what it sends,
+// what it retries, and how each kind of failure is reported.
 
 const API_KEY = 'test-key-3f9a';
 const API_SECRET = 'test-secret-77c1';
@@ -25,12 +26,9 @@ let quota: QuotaGuard;
 let client: UpstreamClient;
 const logs: Array<{ level: string; obj: object; msg?: string }> = [];
 const logger = {
-  error: (obj: object, msg?: string) =>
-    logs.push({ level: 'error', obj, ...(msg === undefined ? {} : { msg }) }),
-  warn: (obj: object, msg?: string) =>
-    logs.push({ level: 'warn', obj, ...(msg === undefined ? {} : { msg }) }),
-  debug: (obj: object, msg?: string) =>
-    logs.push({ level: 'debug', obj, ...(msg === undefined ? {} : { msg }) }),
+  error: (obj: object, msg?: string) => logs.push({ level: 'error', obj, msg }),
+  warn: (obj: object, msg?: string) => logs.push({ level: 'warn', obj, msg }),
+  debug: (obj: object, msg?: string) => logs.push({ level: 'debug', obj, msg }),
 };
 
 function makeClient(options: Partial<Parameters<typeof createUpstreamClient>[0]> = {}) {

@@ -1,49 +1,36 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { endpoints } from '../shared/endpoints.ts';
-import { problemSchema } from '../shared/problem.ts';
 import type { QuotaGuard } from './quota-guard.ts';
+import {
+  bodyTooLarge,
+  failureOfError,
+  failureOfStatus,
+  type ClassifiedFailure,
+  type UpstreamFailure,
+} from './upstream-failure.ts';
 import type { Lookup } from './validate-lookup.ts';
 
-// Calls the lookup service (../shared/spec/catalogue-api.md §4-5) for the explorer (issue #3,
-// "Upstream calls"):
+// Calls the lookup service (spec §4, with the credentials of spec §2.1) for the explorer:
 // - an undici Pool keeps connections alive (about twice as fast as global fetch here);
 // - one deadline covers the whole call, retries included;
 // - at most `retries` retries, with jittered exponential backoff, for network errors and
-//   502/503/504 only, never for other statuses;
+//   502/503/504 only, never for other statuses (upstream-failure.ts says which is which);
 // - every attempt asks the quota guard first (retries spend quota too);
 // - redirects are not followed, bodies are capped, and a 200 is parsed and checked against
 //   the shared schema before anyone sees it;
 // - the request is built from scratch: fixed base URL and path, the two allowlisted
 //   parameters, and our own headers. Nothing from the browser's request is forwarded.
 // The credentials appear in exactly one place below (the request headers) and in no log line.
-
-export type UpstreamFailure =
-  | {
-      kind: 'bad_request';
-      upstreamStatus: 400;
-      detail: string | undefined;
-      code: string | undefined;
-    }
-  | { kind: 'not_found'; upstreamStatus: 404; detail: string | undefined; code: string | undefined }
-  | { kind: 'rate_limited'; upstreamStatus: 429; retryAfterSeconds: number }
-  | { kind: 'credentials_rejected'; upstreamStatus: 401 | 403 }
-  | { kind: 'server_error'; upstreamStatus: number }
-  | { kind: 'bad_response'; upstreamStatus: number; reason: string }
-  | { kind: 'timeout'; upstreamStatus: undefined }
-  | { kind: 'unreachable'; upstreamStatus: undefined; reason: string }
-  | {
-      kind: 'quota_exhausted' | 'quota_paused';
-      upstreamStatus: undefined;
-      retryAfterSeconds: number;
-    };
+// "Spec §N" in the server's comments is a section of docs/catalogue-api.md, the interface the
+// catalogue implements.
 
 export type UpstreamResult =
   | { ok: true; upstreamStatus: 200; body: Buffer; attempts: number }
   | { ok: false; failure: UpstreamFailure; attempts: number };
 
 export interface UpstreamHealth {
-  /** The last answer about the credentials was a 401/403 (issue #3: /readyz degraded). */
+  /** The last answer about the credentials was a 401/403: /readyz reports itself degraded. */
   credentialsRejected: boolean;
   lastSuccessAt: number | null;
   lastFailureAt: number | null;
@@ -77,27 +64,6 @@ export interface UpstreamClientOptions {
   maxBodyBytes?: number;
   connections?: number;
   random?: () => number;
-}
-
-const RETRYABLE_STATUSES = new Set([502, 503, 504]);
-/** When a 429 names no Retry-After, wait this long before calling again. */
-const DEFAULT_RETRY_AFTER_SECONDS = 30;
-
-/** Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), bounded to 1 s-1 h. */
-export function parseRetryAfter(
-  value: string | string[] | undefined,
-  now = Date.now(),
-): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined || text.trim() === '') return undefined;
-  let seconds: number;
-  if (/^\s*\d+\s*$/.test(text)) seconds = Number(text);
-  else {
-    const date = Date.parse(text);
-    if (Number.isNaN(date)) return undefined;
-    seconds = Math.ceil((date - now) / 1000);
-  }
-  return Math.min(3600, Math.max(1, seconds));
 }
 
 /** The upstream request target: fixed path, the allowlisted parameters, exact encoding. */
@@ -145,21 +111,6 @@ export function checkPage(lookup: Lookup, body: Buffer): string | null {
   return null;
 }
 
-/** An upstream problem body's code and detail, when it is one; they are shown to the user. */
-function readProblem(body: Buffer | null): {
-  code: string | undefined;
-  detail: string | undefined;
-} {
-  if (body === null) return { code: undefined, detail: undefined };
-  try {
-    const parsed = problemSchema.safeParse(JSON.parse(body.toString('utf8')));
-    if (parsed.success) return { code: parsed.data.code, detail: parsed.data.detail };
-  } catch {
-    // Not JSON: the caller falls back to its own wording.
-  }
-  return { code: undefined, detail: undefined };
-}
-
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const {
     quota,
@@ -193,44 +144,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     lastFailureAt: null,
   };
 
-  type Attempt =
-    | { ok: true; body: Buffer }
-    | { ok: false; failure: UpstreamFailure; retryable: boolean; retryAfterMs?: number };
-
-  /** A thrown error: the deadline, the size cap, or the network (connection refused, reset…). */
-  function networkFailure(
-    error: unknown,
-    signal: AbortSignal,
-    status: number | undefined,
-  ): Attempt {
-    if (signal.aborted)
-      return {
-        ok: false,
-        failure: { kind: 'timeout', upstreamStatus: undefined },
-        retryable: false,
-      };
-    const code = (error as { code?: unknown }).code;
-    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-      return {
-        ok: false,
-        failure: {
-          kind: 'bad_response',
-          upstreamStatus: status ?? 200,
-          reason: 'body over the size cap',
-        },
-        retryable: false,
-      };
-    }
-    return {
-      ok: false,
-      failure: {
-        kind: 'unreachable',
-        upstreamStatus: undefined,
-        reason: typeof code === 'string' ? code : 'network error',
-      },
-      retryable: true,
-    };
-  }
+  type Attempt = { ok: true; body: Buffer } | ({ ok: false } & ClassifiedFailure);
+  const failed = (classified: ClassifiedFailure): Attempt => ({ ok: false, ...classified });
 
   async function attempt(lookup: Lookup, signal: AbortSignal): Promise<Attempt> {
     let response: Awaited<ReturnType<typeof pool.request>>;
@@ -242,7 +157,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         signal,
       });
     } catch (error) {
-      return networkFailure(error, signal, undefined);
+      return failed(failureOfError(error, signal.aborted, undefined));
     }
 
     const status = response.statusCode;
@@ -251,71 +166,23 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       body = await readBody(response.body as AsyncIterable<Buffer>, maxBodyBytes);
     } catch (error) {
       response.body.destroy();
-      return networkFailure(error, signal, status);
+      return failed(failureOfError(error, signal.aborted, status));
     }
     if (body === null) {
       response.body.destroy();
-      return {
-        ok: false,
-        failure: { kind: 'bad_response', upstreamStatus: status, reason: 'body over the size cap' },
-        retryable: false,
-      };
+      return failed(bodyTooLarge(status));
     }
+    if (status !== 200)
+      return failed(failureOfStatus(status, body, response.headers['retry-after']));
 
-    if (status === 200) {
-      const problemWithPage = checkPage(lookup, body);
-      if (problemWithPage !== null) {
-        return {
-          ok: false,
-          failure: { kind: 'bad_response', upstreamStatus: 200, reason: problemWithPage },
-          retryable: false,
-        };
-      }
-      return { ok: true, body };
+    const problemWithPage = checkPage(lookup, body);
+    if (problemWithPage !== null) {
+      return failed({
+        failure: { kind: 'bad_response', upstreamStatus: 200, reason: problemWithPage },
+        retryable: false,
+      });
     }
-    if (status === 400)
-      return {
-        ok: false,
-        failure: { kind: 'bad_request', upstreamStatus: 400, ...readProblem(body) },
-        retryable: false,
-      };
-    if (status === 404)
-      return {
-        ok: false,
-        failure: { kind: 'not_found', upstreamStatus: 404, ...readProblem(body) },
-        retryable: false,
-      };
-    if (status === 401 || status === 403) {
-      return {
-        ok: false,
-        failure: { kind: 'credentials_rejected', upstreamStatus: status },
-        retryable: false,
-      };
-    }
-    if (status === 429) {
-      const retryAfterSeconds =
-        parseRetryAfter(response.headers['retry-after']) ?? DEFAULT_RETRY_AFTER_SECONDS;
-      return {
-        ok: false,
-        failure: { kind: 'rate_limited', upstreamStatus: 429, retryAfterSeconds },
-        retryable: false,
-      };
-    }
-    if (status >= 300 && status < 400) {
-      // Redirects are not followed: the credentials must go to the configured host only.
-      return {
-        ok: false,
-        failure: { kind: 'bad_response', upstreamStatus: status, reason: 'redirect not followed' },
-        retryable: false,
-      };
-    }
-    const retryAfter = parseRetryAfter(response.headers['retry-after']);
-    return {
-      ok: false,
-      failure: { kind: 'server_error', upstreamStatus: status },
-      retryable: RETRYABLE_STATUSES.has(status),
-      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter * 1000 }),
-    };
+    return { ok: true, body };
   }
 
   function record(lookup: Lookup, failure: UpstreamFailure, attempts: number) {
@@ -328,7 +195,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     };
     switch (failure.kind) {
       case 'credentials_rejected':
-        // Issue #3: loudly. Every lookup fails until an operator fixes the credentials.
+        // Loudly: every lookup fails until an operator fixes the credentials.
         health.credentialsRejected = true;
         logger.error(
           fields,
@@ -352,7 +219,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         break;
       default:
         logger.warn(
-          { ...fields, ...('reason' in failure ? { reason: failure.reason } : {}) },
+          { ...fields, reason: 'reason' in failure ? failure.reason : undefined },
           'upstream call failed',
         );
     }
@@ -399,11 +266,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         try {
           await sleep(delay, undefined, { signal });
         } catch {
-          last = {
-            ok: false,
+          last = failed({
             failure: { kind: 'timeout', upstreamStatus: undefined },
             retryable: false,
-          };
+          });
           break;
         }
       }

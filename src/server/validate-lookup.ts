@@ -2,14 +2,14 @@ import { endpoints, LOOKUP_PARAMETERS, type EndpointName } from '../shared/endpo
 import { continuationSchema } from '../shared/ids.ts';
 import type { ProblemCode } from '../shared/problem.ts';
 
-// Input is checked before any quota is spent (issue #3): the wrong ID shape for the endpoint,
-// a malformed or oversized continuation, a repeated, unknown or missing parameter all get a
-// 400 and never reach the upstream.
+// Input is checked before any quota is spent: the wrong ID shape for the endpoint, a
+// malformed or oversized continuation, a repeated, unknown or missing parameter all get a 400
+// and never reach the upstream.
 //
 // The query string is split by hand rather than with URLSearchParams, which would turn a `+`
-// into a space: continuations are opaque and real ones contain `+` (spec §2.6,
-// upstream-notes.md "Paging"), so `+` stays `+` and `%2B` becomes `+`. Neither an ID nor a
-// continuation may hold a space, so no valid input is read differently either way.
+// into a space: continuations are opaque, must go back byte for byte, and real ones contain
+// `+` (spec §2.6), so `+` stays `+` and `%2B` becomes `+`. Neither an ID nor a continuation
+// may hold a space, so no valid input is read differently either way.
 
 export interface Lookup {
   endpoint: EndpointName;

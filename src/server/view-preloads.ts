@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { VIEW_MODULES, viewsForPath, type AppView } from '../shared/app-routes.ts';
+import { VIEW_MODULES, viewsForPath } from '../shared/app-routes.ts';
 
 // A deep link's view is a chunk the entry script asks for only once it runs, which costs a
-// second round of downloads before the first row (issue #5, bench 5). The server knows the
-// view from the path, so the HTML names its chunks at once: `<link rel="modulepreload">` for
-// the view and everything it imports, read from Vite's build manifest (dist/.vite/manifest.json).
+// second round of downloads before the first row appears. The server knows the view from the
+// path (shared/app-routes.ts), so the HTML names its chunks at once: `<link
+// rel="modulepreload">` for the view and everything it imports, read from Vite's build
+// manifest (dist/.vite/manifest.json).
 
 const manifestSchema = z.record(
   z.string(),
@@ -57,8 +58,7 @@ export function createViewPreloads(manifest: Manifest): ViewPreloads {
   };
   return {
     linksFor(pathname, withInitialPage) {
-      const views: AppView[] = viewsForPath(pathname);
-      const modules = views.map((view) => VIEW_MODULES[view]);
+      const modules = viewsForPath(pathname).map((view) => VIEW_MODULES[view]);
       if (withInitialPage) modules.unshift(INITIAL_PAGE_MODULE);
       const key = modules.join(' ');
       let links = cache.get(key);

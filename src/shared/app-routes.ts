@@ -1,21 +1,42 @@
-// The app's routes (issue #4), shared so that the server answers 200 with the app's HTML for
-// these and 404 (still the app's HTML, which shows a not-found page) for anything else.
+import type { EndpointName } from './endpoints.ts';
+import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN, VIDEO_ID_PATTERN } from './id-patterns.ts';
 
-export const APP_ROUTE_PATTERNS: readonly RegExp[] = [
-  /^\/$/,
-  /^\/playlist\/?$/, // the platform's own /playlist?list=ID
-  /^\/watch\/?$/, // the platform's own /watch?v=VIDEO&list=ID&index=N
-  /^\/playlist\/[^/]+\/?$/,
-  /^\/channel\/[^/]+\/?$/,
-  /^\/channel\/[^/]+\/(videos|playlists)\/?$/,
-];
+// The app's URL space, written down once. The app's router, the server (which answers 200
+// for these paths and 404 for the rest, embeds a path's first page and preloads its view
+// code) and every link the app builds read this module; nothing else spells a route.
 
-export function isAppRoute(pathname: string): boolean {
-  return APP_ROUTE_PATTERNS.some((pattern) => pattern.test(pathname));
-}
-
-/** The app's views, each a code chunk of its own (src/app/views.ts). */
+/** The app's views, each a code chunk of its own. */
 export type AppView = 'home' | 'playlist' | 'channel' | 'platform-link';
+
+export type ChannelTab = 'videos' | 'playlists';
+
+/**
+ * Route patterns in React Router's syntax. `platformPlaylist` and `platformWatch` are the
+ * platform's own URL forms with our host (`/playlist?list=ID`, `/watch?v=VIDEO&list=ID`).
+ */
+export const ROUTE_PATTERNS = {
+  home: '/',
+  platformPlaylist: '/playlist',
+  platformWatch: '/watch',
+  playlist: '/playlist/:id',
+  channel: '/channel/:id',
+  channelVideos: '/channel/:id/videos',
+  channelPlaylists: '/channel/:id/playlists',
+} as const;
+
+export type RouteName = keyof typeof ROUTE_PATTERNS;
+
+/** The views a route needs, in the order they show. */
+const ROUTE_VIEWS: Record<RouteName, readonly AppView[]> = {
+  home: ['home'],
+  // A small view reads the platform's query string, then opens the playlist.
+  platformPlaylist: ['platform-link', 'playlist'],
+  platformWatch: ['platform-link', 'playlist'],
+  playlist: ['playlist'],
+  channel: ['channel'],
+  channelVideos: ['channel'],
+  channelPlaylists: ['channel'],
+};
 
 /** Each view's module, as Vite names it in its build manifest (the server preloads it). */
 export const VIEW_MODULES: Record<AppView, string> = {
@@ -25,15 +46,104 @@ export const VIEW_MODULES: Record<AppView, string> = {
   'platform-link': 'src/app/routes/platform-link-route.tsx',
 };
 
+export interface RouteMatch {
+  route: RouteName;
+  /** The decoded `:id` segment, when the route has one (not yet checked against its shape). */
+  id?: string;
+}
+
+/** Matchers derived from the patterns: `:id` is one non-empty segment; a trailing slash is allowed. */
+const MATCHERS = (Object.entries(ROUTE_PATTERNS) as [RouteName, string][]).map(
+  ([route, pattern]) => {
+    const source = pattern === '/' ? '' : pattern.replace(':id', '([^/]+)');
+    return { route, regex: new RegExp(`^${source}/?$`) };
+  },
+);
+
+function decodeSegment(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Which route a path is, or null when it is none of the app's (the not-found view). */
+export function matchAppRoute(pathname: string): RouteMatch | null {
+  for (const { route, regex } of MATCHERS) {
+    const match = regex.exec(pathname);
+    if (!match) continue;
+    if (match[1] === undefined) return { route };
+    const id = decodeSegment(match[1]);
+    return id === null ? null : { route, id };
+  }
+  return null;
+}
+
+export function isAppRoute(pathname: string): boolean {
+  return matchAppRoute(pathname) !== null;
+}
+
+/** The views a path needs (none for an unknown path). */
+export function viewsForPath(pathname: string): readonly AppView[] {
+  const match = matchAppRoute(pathname);
+  return match ? ROUTE_VIEWS[match.route] : [];
+}
+
+/** A list a view shows: which lookup feeds it and for which ID. */
+export interface ListLookup {
+  endpoint: EndpointName;
+  id: string;
+}
+
 /**
- * The views a path needs, in the order they show: the platform's own URL forms are read by
- * a small view that then opens the playlist.
+ * The list whose first page a URL shows, if its ID has the right shape: the playlist of
+ * `/playlist/:id`, `/playlist?list=` and `/watch?list=`, a channel's videos for
+ * `/channel/:id[/videos]` and its playlists for `/channel/:id/playlists`.
  */
-export function viewsForPath(pathname: string): AppView[] {
-  const path = pathname.replace(/\/+$/, '') || '/';
-  if (path === '/') return ['home'];
-  if (path === '/playlist' || path === '/watch') return ['platform-link', 'playlist'];
-  if (/^\/playlist\/[^/]+$/.test(path)) return ['playlist'];
-  if (/^\/channel\/[^/]+(\/(videos|playlists))?$/.test(path)) return ['channel'];
-  return [];
+export function listForUrl(pathname: string, search: URLSearchParams): ListLookup | null {
+  const match = matchAppRoute(pathname);
+  if (!match) return null;
+  const lookup = ((): { endpoint: EndpointName; id: string | null | undefined } | null => {
+    switch (match.route) {
+      case 'playlist':
+        return { endpoint: 'playlist', id: match.id };
+      case 'platformPlaylist':
+      case 'platformWatch':
+        return { endpoint: 'playlist', id: search.get('list') };
+      case 'channel':
+      case 'channelVideos':
+        return { endpoint: 'channel-videos', id: match.id };
+      case 'channelPlaylists':
+        return { endpoint: 'channel-playlists', id: match.id };
+      case 'home':
+        return null;
+    }
+  })();
+  if (!lookup || typeof lookup.id !== 'string') return null;
+  const pattern = lookup.endpoint === 'playlist' ? PLAYLIST_ID_PATTERN : CHANNEL_ID_PATTERN;
+  return pattern.test(lookup.id) ? { endpoint: lookup.endpoint, id: lookup.id } : null;
+}
+
+// Path builders: every link the app makes goes through one of these.
+
+export function homePath(): string {
+  return ROUTE_PATTERNS.home;
+}
+
+/** `/playlist/ID`, opened at a 1-based position or at a video when given (the index wins). */
+export function playlistPath(id: string, at: { index?: number; videoId?: string } = {}): string {
+  const query = new URLSearchParams();
+  if (at.index !== undefined) query.set('index', String(at.index));
+  else if (at.videoId !== undefined && VIDEO_ID_PATTERN.test(at.videoId))
+    query.set('v', at.videoId);
+  const search = query.toString();
+  const path = ROUTE_PATTERNS.playlist.replace(':id', encodeURIComponent(id));
+  return search ? `${path}?${search}` : path;
+}
+
+/** `/channel/ID` for its videos (the default tab), `/channel/ID/playlists` for its playlists. */
+export function channelPath(id: string, tab: ChannelTab = 'videos'): string {
+  const pattern = tab === 'playlists' ? ROUTE_PATTERNS.channelPlaylists : ROUTE_PATTERNS.channel;
+  return pattern.replace(':id', encodeURIComponent(id));
 }

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-// The Video Catalogue Lookup Service contract (../shared/spec/catalogue-api.md §2 and §4),
-// defined once: the embedded catalogue emits it, the server checks upstream answers with it
-// and the app parses what the server sends with it. Unknown fields are stripped, so a newer
-// upstream that adds fields keeps working.
+// The Video Catalogue Lookup Service's page shapes (docs/catalogue-api.md, spec §3), defined
+// once: the embedded catalogue emits them, the server checks upstream answers with them and
+// the app parses what the server sends with them. Unknown fields are stripped, so a newer
+// upstream that adds fields keeps working (spec §3.4).
 
 const count = z.number().int().nonnegative();
 
-/** §2.1 */
+/** §2.5 */
 export const thumbnailSchema = z.object({
   url: z.string().min(1),
   width: count,
@@ -15,12 +15,12 @@ export const thumbnailSchema = z.object({
 });
 
 /**
- * Durations are integers in the spec, but the real provider sends null for live streams
- * (upstream-notes.md), so a robust client tolerates null on any video.
+ * Durations are integers in the spec's tables, but the real provider sends null for live
+ * streams, so a robust client tolerates null on any video (spec §3.4).
  */
 const durationSchema = count.nullable();
 
-/** §2.2, field `info` of the first playlist page. */
+/** §3.1, field `info` of the first playlist page. */
 export const playlistInfoSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -34,7 +34,7 @@ export const playlistInfoSchema = z.object({
   url: z.string(),
 });
 
-/** §2.3. `index` is 1-based, as in the platform's own `&index=N` links. */
+/** §3.1, an element of a playlist page's `items`. `index` is 1-based, as in `&index=N` links. */
 export const playlistItemSchema = z.object({
   index: z.number().int().positive(),
   id: z.string(),
@@ -47,7 +47,7 @@ export const playlistItemSchema = z.object({
   duration: durationSchema,
 });
 
-/** §2.4 */
+/** §3.2 */
 export const channelVideoSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -58,7 +58,7 @@ export const channelVideoSchema = z.object({
   publishedText: z.string().nullable(),
 });
 
-/** §2.5 */
+/** §3.3 */
 export const channelPlaylistSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -70,20 +70,20 @@ export const channelPlaylistSchema = z.object({
 /** §2.6: null when no further pages remain. */
 const continuationField = z.string().min(1).nullable();
 
-/** §4.1: `info` only on the first page (a request without continuation). */
+/** §3.1, §4.1: `info` only on the first page (a request without continuation). */
 export const playlistPageSchema = z.object({
   info: playlistInfoSchema.optional(),
   items: z.array(playlistItemSchema).max(100),
   continuation: continuationField,
 });
 
-/** §4.2 */
+/** §3.2, §4.2 */
 export const channelVideosPageSchema = z.object({
   items: z.array(channelVideoSchema),
   continuation: continuationField,
 });
 
-/** §4.3 */
+/** §3.3, §4.3 */
 export const channelPlaylistsPageSchema = z.object({
   items: z.array(channelPlaylistSchema),
   continuation: continuationField,

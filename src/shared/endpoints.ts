@@ -31,7 +31,8 @@ export const endpoints = {
 
 export type EndpointName = keyof typeof endpoints;
 export const endpointNames = Object.keys(endpoints) as EndpointName[];
+/** The page an endpoint answers with, as its schema parses it. */
 export type EndpointPage<E extends EndpointName> = z.infer<(typeof endpoints)[E]['pageSchema']>;
 
-/** Query parameters a lookup accepts (§4); anything else is refused. */
+/** Query parameters a lookup takes (§4); the explorer refuses any other (§5.6). */
 export const LOOKUP_PARAMETERS = ['id', 'continuation'] as const;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-// Error bodies are RFC 9457 problem documents with a stable machine-readable `code`, the same
-// from the catalogue and from the explorer server, so the app can say what happened.
+// Error bodies are RFC 9457 problem documents with a stable machine-readable `code` (spec
+// §2.2), the same from the catalogue and from the explorer server, so the app can say what
+// happened.
 
 export const problemCodes = [
   // caller's input

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { endpoints } from '../../shared/endpoints.ts';
+import { endpoints, type EndpointName, type EndpointPage } from '../../shared/endpoints.ts';
 import { DEMO_ENTRIES_PATH, demoEntriesSchema } from '../../shared/explorer-api.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../shared/problem.ts';
 import { ApiError, parseRetryAfter } from './api-error.ts';
@@ -18,11 +18,7 @@ async function readProblem(response: Response) {
   }
 }
 
-export async function getParsed<S extends z.ZodType>(
-  url: string,
-  schema: S,
-  signal?: AbortSignal,
-): Promise<z.infer<S>> {
+async function getParsed<T>(url: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
@@ -57,34 +53,39 @@ export async function getParsed<S extends z.ZodType>(
   return parsed.data;
 }
 
-function lookupUrl(path: string, id: string, continuation: string | null): string {
+/** The URL of one page of a lookup (spec §4): the first without a continuation. */
+function lookupUrl(endpoint: EndpointName, id: string, continuation: string | null): string {
   const query = new URLSearchParams({ id });
   // Sent back byte for byte (spec §2.6); URLSearchParams encodes, the server decodes.
   if (continuation !== null) query.set('continuation', continuation);
-  return `${path}?${query}`;
+  return `${endpoints[endpoint].path}?${query}`;
 }
 
-export function fetchPlaylistPage(id: string, continuation: string | null, signal?: AbortSignal) {
-  const { path, pageSchema } = endpoints.playlist;
-  return getParsed(lookupUrl(path, id, continuation), pageSchema, signal);
-}
+/**
+ * The endpoint table seen through its page types: the same objects, typed so that an index by a
+ * generic endpoint name still knows which page its schema reads (checked here, once per entry).
+ */
+const pageSchemas: { readonly [K in EndpointName]: { pageSchema: z.ZodType<EndpointPage<K>> } } =
+  endpoints;
 
-export function fetchChannelVideosPage(
+/** One page of any lookup, parsed with that endpoint's page schema. */
+export function fetchPage<E extends EndpointName>(
+  endpoint: E,
   id: string,
   continuation: string | null,
   signal?: AbortSignal,
-) {
-  const { path, pageSchema } = endpoints['channel-videos'];
-  return getParsed(lookupUrl(path, id, continuation), pageSchema, signal);
+): Promise<EndpointPage<E>> {
+  const { pageSchema } = pageSchemas[endpoint];
+  return getParsed(lookupUrl(endpoint, id, continuation), pageSchema, signal);
 }
 
-export function fetchChannelPlaylistsPage(
-  id: string,
-  continuation: string | null,
-  signal?: AbortSignal,
-) {
-  const { path, pageSchema } = endpoints['channel-playlists'];
-  return getParsed(lookupUrl(path, id, continuation), pageSchema, signal);
+/** A page that arrived some other way (inside the HTML), read like a fetched one; null if unreadable. */
+export function parsePage<E extends EndpointName>(
+  endpoint: E,
+  raw: unknown,
+): EndpointPage<E> | null {
+  const parsed = pageSchemas[endpoint].pageSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }
 
 export function fetchDemoEntries(signal?: AbortSignal) {

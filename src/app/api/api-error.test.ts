@@ -6,7 +6,7 @@ import { ApiError, parseRetryAfter } from './api-error.ts';
 const http = (status: number, code: Parameters<typeof problem>[1], retryAfter?: number) =>
   new ApiError('http', 'x', {
     status,
-    problem: problem(status, code, 'detail', retryAfter === undefined ? {} : { retryAfter }),
+    problem: problem(status, code, 'detail', { retryAfter }),
     retryAfter: retryAfter ?? null,
   });
 

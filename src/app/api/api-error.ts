@@ -1,6 +1,6 @@
 import type { Problem } from '../../shared/problem.ts';
 
-// Every way a request can fail, as one error type the views can explain (issue #4).
+// Every way a request can fail, as one error type the views can explain (spec §2.2).
 
 export type ApiErrorKind =
   /** The server answered with an error status (with a problem document when it sent one). */

@@ -1,58 +1,43 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { rememberChannelTitles, rememberPlaylistPageChannels } from '../lib/channel-titles.ts';
-import {
-  fetchChannelPlaylistsPage,
-  fetchChannelVideosPage,
-  fetchDemoEntries,
-  fetchPlaylistPage,
-} from './api-client.ts';
+import { fetchDemoEntries, fetchPage } from './api-client.ts';
 import { nextContinuation } from './continuation-guard.ts';
 
 // Query-options factories, next to the client (house style). Keys go from generic to specific
 // and every view's list has its own key, so a late answer can only land in its own list.
 // The page parameter is the continuation (spec §2.6); null asks for the first page.
 
-export const catalogueKeys = {
+const catalogueKeys = {
   all: ['catalogue'] as const,
-  playlist: (id: string) => [...catalogueKeys.all, 'playlist', id] as const,
-  playlistPages: (id: string) => [...catalogueKeys.playlist(id), 'pages'] as const,
-  channel: (id: string) => [...catalogueKeys.all, 'channel', id] as const,
-  channelVideoPages: (id: string) => [...catalogueKeys.channel(id), 'videos', 'pages'] as const,
-  channelPlaylistPages: (id: string) =>
-    [...catalogueKeys.channel(id), 'playlists', 'pages'] as const,
+  pages: (endpoint: EndpointName, id: string) =>
+    [...catalogueKeys.all, endpoint, id, 'pages'] as const,
   demoEntries: () => ['demo-entries'] as const,
 };
 
+/**
+ * What the app learns from a page besides its rows, whether fetched or shipped in the HTML:
+ * playlist pages name channels, so their titles are remembered for the channel views.
+ */
+const onPage: { [E in EndpointName]?: (page: EndpointPage<E>) => void } = {
+  playlist: rememberPlaylistPageChannels,
+};
+
+export function notePage<E extends EndpointName>(endpoint: E, page: EndpointPage<E>): void {
+  onPage[endpoint]?.(page);
+}
+
 const firstPage = null as string | null;
 
-export function playlistPagesOptions(id: string) {
+/** Any lookup's pages as one endless list. */
+export function pagesOptions<E extends EndpointName>(endpoint: E, id: string) {
   return infiniteQueryOptions({
-    queryKey: catalogueKeys.playlistPages(id),
+    queryKey: catalogueKeys.pages(endpoint, id),
     queryFn: async ({ pageParam, signal }) => {
-      const page = await fetchPlaylistPage(id, pageParam, signal);
-      rememberPlaylistPageChannels(page);
+      const page = await fetchPage(endpoint, id, pageParam, signal);
+      notePage(endpoint, page);
       return page;
     },
-    initialPageParam: firstPage,
-    getNextPageParam: (last, _pages, _lastParam, params) =>
-      nextContinuation(last.continuation, params),
-  });
-}
-
-export function channelVideoPagesOptions(id: string) {
-  return infiniteQueryOptions({
-    queryKey: catalogueKeys.channelVideoPages(id),
-    queryFn: ({ pageParam, signal }) => fetchChannelVideosPage(id, pageParam, signal),
-    initialPageParam: firstPage,
-    getNextPageParam: (last, _pages, _lastParam, params) =>
-      nextContinuation(last.continuation, params),
-  });
-}
-
-export function channelPlaylistPagesOptions(id: string) {
-  return infiniteQueryOptions({
-    queryKey: catalogueKeys.channelPlaylistPages(id),
-    queryFn: ({ pageParam, signal }) => fetchChannelPlaylistsPage(id, pageParam, signal),
     initialPageParam: firstPage,
     getNextPageParam: (last, _pages, _lastParam, params) =>
       nextContinuation(last.continuation, params),

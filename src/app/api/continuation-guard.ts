@@ -1,5 +1,5 @@
-// Continuations chain pages (spec §2.6, §4.1 rule 3). A continuation the list has already
-// sent would loop forever, so the list stops there instead (issue #4).
+// Continuations chain pages (spec §2.6, §4.1). A catalogue that hands back a continuation the
+// list has already sent would have it loop forever, so the list stops there instead.
 
 /** The next page parameter, or undefined when there is none or it repeats an earlier one. */
 export function nextContinuation(

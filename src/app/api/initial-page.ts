@@ -1,24 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { endpoints } from '../../shared/endpoints.ts';
+import { listForUrl } from '../../shared/app-routes.ts';
+import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import {
   INITIAL_PAGE_ELEMENT_ID,
   initialPageSchema,
   type InitialPage,
 } from '../../shared/explorer-api.ts';
-import { rememberPlaylistPageChannels } from '../lib/channel-titles.ts';
-import { readPath } from '../lib/view-target.ts';
-import {
-  channelPlaylistPagesOptions,
-  channelVideoPagesOptions,
-  playlistPagesOptions,
-} from './catalogue-queries.ts';
+import { parsePage } from './api-client.ts';
+import { notePage, pagesOptions } from './catalogue-queries.ts';
 
 // A deep link's first page arrives inside the HTML (`<script type="application/json"
 // id="initial-page">`, shared/explorer-api.ts), so the first rows render without waiting for a
 // second round trip. It seeds the matching infinite query, and only when it matches the route.
 
 /** Reads the data block; called once, at boot, so it can never seed a later view. */
-export function takeInitialPage(doc: Document = document): InitialPage | null {
+function takeInitialPage(doc: Document = document): InitialPage | null {
   const element = doc.getElementById(INITIAL_PAGE_ELEMENT_ID);
   if (!element) return null;
   const text = element.textContent ?? '';
@@ -30,55 +26,37 @@ export function takeInitialPage(doc: Document = document): InitialPage | null {
   }
 }
 
+/** Whether a page can stand first in its list. A playlist's first page always carries `info` (spec §4.1). */
+const canBeFirst: { [E in EndpointName]?: (page: EndpointPage<E>) => boolean } = {
+  playlist: (page) => page.info !== undefined,
+};
+
+function seedFirstPage<E extends EndpointName>(
+  queryClient: QueryClient,
+  endpoint: E,
+  id: string,
+  raw: unknown,
+): boolean {
+  const page = parsePage(endpoint, raw);
+  if (page === null || canBeFirst[endpoint]?.(page) === false) return false;
+  notePage(endpoint, page);
+  queryClient.setQueryData(pagesOptions(endpoint, id).queryKey, {
+    pages: [page],
+    pageParams: [null],
+  });
+  return true;
+}
+
 /** Seeds the first page of the list the URL shows; returns whether it did. */
 export function seedInitialPage(
   queryClient: QueryClient,
   initial: InitialPage,
   location: { pathname: string; search: string },
 ): boolean {
-  const read = readPath(location.pathname, location.search);
-  if (!read?.ok) return false;
-  const target = read.target;
-  if (target.id !== initial.id) return false;
-
-  if (initial.endpoint === 'playlist' && target.kind === 'playlist') {
-    const page = endpoints.playlist.pageSchema.safeParse(initial.page);
-    // A first page always carries `info` (spec §4.1); without it this is not a first page.
-    if (!page.success || !page.data.info) return false;
-    rememberPlaylistPageChannels(page.data);
-    queryClient.setQueryData(playlistPagesOptions(target.id).queryKey, {
-      pages: [page.data],
-      pageParams: [null],
-    });
-    return true;
-  }
-  if (
-    initial.endpoint === 'channel-videos' &&
-    target.kind === 'channel' &&
-    target.tab === 'videos'
-  ) {
-    const page = endpoints['channel-videos'].pageSchema.safeParse(initial.page);
-    if (!page.success) return false;
-    queryClient.setQueryData(channelVideoPagesOptions(target.id).queryKey, {
-      pages: [page.data],
-      pageParams: [null],
-    });
-    return true;
-  }
-  if (
-    initial.endpoint === 'channel-playlists' &&
-    target.kind === 'channel' &&
-    target.tab === 'playlists'
-  ) {
-    const page = endpoints['channel-playlists'].pageSchema.safeParse(initial.page);
-    if (!page.success) return false;
-    queryClient.setQueryData(channelPlaylistPagesOptions(target.id).queryKey, {
-      pages: [page.data],
-      pageParams: [null],
-    });
-    return true;
-  }
-  return false;
+  // The same reading of the URL as the server's, which chose the page to embed.
+  const list = listForUrl(location.pathname, new URLSearchParams(location.search));
+  if (!list || list.endpoint !== initial.endpoint || list.id !== initial.id) return false;
+  return seedFirstPage(queryClient, list.endpoint, list.id, initial.page);
 }
 
 /** Boot-time entry point: seeds the cache from the document's data block, if it matches. */

@@ -1,11 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-error.ts';
 
-// Cache policy (issue #4): going back to a view shows it at once from the cache, so pages stay
+// Cache policy: going back to a view shows it at once from the cache, so pages stay
 // fresh for 10 minutes and are kept for 30. A stale infinite list refetches every page in
 // sequence, so focus and reconnect do not trigger refetches (the upstream quota is per hour).
 
-export const STALE_TIME_MS = 10 * 60_000;
+const STALE_TIME_MS = 10 * 60_000;
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({

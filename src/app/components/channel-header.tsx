@@ -1,12 +1,15 @@
 import { Link } from 'react-router';
-import type { ChannelTab } from '../lib/view-target.ts';
+import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
 import { platformChannelUrl } from '../lib/platform-links.ts';
-import { NewTabNote } from './external-mark.tsx';
+import { OpenOnPlatform } from './external-mark.tsx';
 
-const TABS: Array<{ tab: ChannelTab; label: string; suffix: string }> = [
-  { tab: 'videos', label: 'Videos', suffix: '' },
-  { tab: 'playlists', label: 'Playlists', suffix: '/playlists' },
-];
+/** Each tab's name: its link, its list's accessible name and part of the page title. */
+export const CHANNEL_TAB_LABEL: Record<ChannelTab, string> = {
+  videos: 'Videos',
+  playlists: 'Playlists',
+};
+
+const TABS = Object.keys(CHANNEL_TAB_LABEL) as ChannelTab[];
 
 /** No endpoint describes a channel: the title is one the app has seen, else the ID. */
 export function ChannelHeader({
@@ -29,25 +32,17 @@ export function ChannelHeader({
             {id}
           </span>
         )}
-        <a
-          href={platformChannelUrl(id)}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
-        >
-          Open on YouTube
-          <NewTabNote />
-        </a>
+        <OpenOnPlatform href={platformChannelUrl(id)} />
       </p>
       <nav
         aria-label="Channel sections"
         className="mt-4 border-b border-zinc-200 dark:border-zinc-800"
       >
         <ul className="flex gap-1">
-          {TABS.map(({ tab: t, label, suffix }) => (
+          {TABS.map((t) => (
             <li key={t}>
               <Link
-                to={`/channel/${encodeURIComponent(id)}${suffix}`}
+                to={channelPath(id, t)}
                 aria-current={t === tab ? 'page' : undefined}
                 className={`-mb-px inline-block border-b-2 px-4 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600 ${
                   t === tab
@@ -55,7 +50,7 @@ export function ChannelHeader({
                     : 'border-transparent text-zinc-700 hover:border-zinc-400 dark:text-zinc-300'
                 }`}
               >
-                {label}
+                {CHANNEL_TAB_LABEL[t]}
               </Link>
             </li>
           ))}

@@ -1,4 +1,36 @@
+import type { ReactNode } from 'react';
+
 /** Tells screen reader users that a link opens the platform in a new tab. */
-export function NewTabNote() {
+function NewTabNote() {
   return <span className="sr-only"> (opens YouTube in a new tab)</span>;
+}
+
+/** A link out to the platform, in a new tab, saying so to screen readers. */
+export function PlatformLink({
+  href,
+  className,
+  children,
+}: {
+  href: string;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
+      {children}
+      <NewTabNote />
+    </a>
+  );
+}
+
+/** The headers' "Open on YouTube" link. */
+export function OpenOnPlatform({ href }: { href: string }) {
+  return (
+    <PlatformLink
+      href={href}
+      className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+    >
+      Open on YouTube
+    </PlatformLink>
+  );
 }

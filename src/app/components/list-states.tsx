@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { homePath } from '../../shared/app-routes.ts';
 import { formatWait, type ProblemText } from '../lib/problem-text.ts';
 
 // The explicit states of a list (house style): pending (skeletons), failed first page (a full
@@ -105,7 +106,7 @@ export function ProblemView({
             <RetryButton onRetry={onReload} label="Reload the list" />
           )}
           <Link
-            to="/"
+            to={homePath()}
             className="rounded-md px-4 py-2 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
           >
             Go to the home page

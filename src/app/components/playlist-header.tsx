@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistInfo } from '../../shared/catalogue-schema.ts';
 import { plural } from '../lib/format.ts';
 import { platformPlaylistUrl, safeExternalUrl } from '../lib/platform-links.ts';
-import { NewTabNote } from './external-mark.tsx';
+import { OpenOnPlatform } from './external-mark.tsx';
 import { ThumbnailImage } from './thumbnail-image.tsx';
 
 /** Long descriptions start folded to three lines. */
@@ -29,7 +30,7 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
         </h1>
         <p className="mt-1">
           <Link
-            to={`/channel/${encodeURIComponent(info.channelId)}`}
+            to={channelPath(info.channelId)}
             className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
           >
             {info.channelTitle}
@@ -61,17 +62,21 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
           </div>
         )}
         <p className="mt-3 text-sm">
-          <a
-            href={safeExternalUrl(info.url, platformPlaylistUrl(info.id))}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
-          >
-            Open on YouTube
-            <NewTabNote />
-          </a>
+          <OpenOnPlatform href={safeExternalUrl(info.url, platformPlaylistUrl(info.id))} />
         </p>
       </div>
     </header>
+  );
+}
+
+/** Holds the header's place while the first page loads. */
+export function PlaylistHeaderSkeleton() {
+  return (
+    <>
+      <h1 className="sr-only">Loading playlist</h1>
+      <div className="h-44 py-5 sm:h-52" aria-hidden="true">
+        <div className="h-full w-72 max-w-full animate-pulse rounded-lg bg-zinc-200 dark:bg-zinc-800" />
+      </div>
+    </>
   );
 }

@@ -1,10 +1,12 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
+import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
 import { formatCount } from '../lib/format.ts';
 import { watchUrl } from '../lib/platform-links.ts';
 import { DurationBadge } from './duration-badge.tsx';
-import { NewTabNote } from './external-mark.tsx';
+import { PlatformLink } from './external-mark.tsx';
+import { ROW_TITLE_LINK } from './row-layout.tsx';
 import { ThumbnailImage } from './thumbnail-image.tsx';
 
 /** Fixed heights keep the virtual list exact: [phone, from the sm breakpoint]. */
@@ -48,17 +50,11 @@ export const PlaylistRow = memo(function PlaylistRow({
         <DurationBadge seconds={item.duration} />
       </ThumbnailImage>
       <div className="min-w-0 flex-1">
-        <a
-          href={watchUrl(item.id, playlistId, item.index)}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="line-clamp-2 text-sm font-medium text-zinc-900 outline-none after:absolute after:inset-0 after:content-[''] sm:text-base dark:text-zinc-50"
-        >
+        <PlatformLink href={watchUrl(item.id, playlistId, item.index)} className={ROW_TITLE_LINK}>
           {item.title}
-          <NewTabNote />
-        </a>
+        </PlatformLink>
         <Link
-          to={`/channel/${encodeURIComponent(item.channelId)}`}
+          to={channelPath(item.channelId)}
           className="relative z-10 block truncate text-xs text-zinc-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 sm:text-sm dark:text-zinc-300"
         >
           {item.channelTitle}

@@ -13,7 +13,7 @@ interface ThumbnailImageProps {
   children?: ReactNode;
 }
 
-/** A 16:9 box that holds its size before the image arrives, so nothing shifts (issue #4). */
+/** A 16:9 box that holds its size before the image arrives, so nothing below it shifts. */
 export function ThumbnailImage({
   thumbnails,
   cssWidth,

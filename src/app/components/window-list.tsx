@@ -10,15 +10,13 @@ import {
   type Ref,
 } from 'react';
 
-// A window-scrolled virtual list (issue #4): however many items are loaded, the DOM holds only
+// A window-scrolled virtual list: however many items are loaded, the DOM holds only
 // the rows on screen plus a few either side. Rows have a fixed height, so positions are exact
 // and a restored or deep-linked position lands on the right row at once.
 
 export interface WindowListHandle {
   /** Scrolls the window so that row `index` (0-based position) is at the top, just below a sliver of the row before. */
   scrollToIndex(index: number): void;
-  /** The position of the row at the top of the window. */
-  topIndex(): number;
 }
 
 interface WindowListProps {
@@ -102,14 +100,8 @@ export function WindowList({
         // A sliver of context above; less than half a row, so the row still counts as the top one.
         window.scrollTo(0, Math.max(0, documentTop(element) + index * rowHeight - CONTEXT_PX));
       },
-      topIndex() {
-        const element = listRef.current;
-        if (!element || count === 0) return 0;
-        const offset = window.scrollY - documentTop(element);
-        return Math.min(count - 1, Math.max(0, Math.floor((offset + rowHeight / 2) / rowHeight)));
-      },
     }),
-    [count, rowHeight],
+    [rowHeight],
   );
 
   const items = virtualizer.getVirtualItems();

@@ -1,53 +1,90 @@
-import {
-  useQueryClient,
-  type InfiniteData,
-  type QueryKey,
-  type UseInfiniteQueryResult,
-} from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
+import { pagesOptions } from '../api/catalogue-queries.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
 import type { FooterState } from '../components/list-states.tsx';
-import { describeProblem, type Subject } from '../lib/problem-text.ts';
+import { describeProblem, type ProblemText } from '../lib/problem-text.ts';
+import { useListEntryScroll } from './use-entry-scroll.ts';
 
-// What every endless list derives from its infinite query: the items in order, whether to ask
-// for the next page, and which footer to show (issue #4).
+// What every endless list derives from its lookup's infinite query: the items in order, the
+// first page's problem, whether to ask for the next page, which footer to show, and where the
+// window goes when the view opens.
 
-interface Page<T> {
-  items: T[];
-  continuation: string | null;
+export type PageItem<E extends EndpointName> = EndpointPage<E>['items'][number];
+
+/** What the paged-list component shows; the views read the rest of `usePagedList`'s answer. */
+export interface PagedListState {
+  /** The first page has arrived. */
+  loaded: boolean;
+  count: number;
+  hasNextPage: boolean;
+  /** The first page failed: what to say, since when (for a Retry-After countdown). */
+  problem: ProblemText | null;
+  problemSince: number;
+  retry: () => void;
+  /** Drops every page and starts the list over. */
+  reload: () => void;
+  /** Asks for the next page when there is one and nothing is in flight or failed. */
+  loadMore: () => void;
+  footer: FooterState | null;
+  /** The window position to restore when the list first shows (back/forward). */
+  restoreY: number | undefined;
 }
 
-export function usePagedList<T>(
-  query: UseInfiniteQueryResult<InfiniteData<Page<T>, unknown>>,
-  queryKey: QueryKey,
-  subject: Subject,
+export interface PagedList<E extends EndpointName> extends PagedListState {
+  pages: readonly EndpointPage<E>[] | undefined;
+  items: PageItem<E>[];
+  /** The last request for the list failed (its first page or a later one). */
+  isError: boolean;
+  /** Asks for the next page at once; settles with the list as it then stands. */
+  fetchNext: () => Promise<{ items: PageItem<E>[]; hasNextPage: boolean; isError: boolean }>;
+}
+
+export function usePagedList<E extends EndpointName>(
+  endpoint: E,
   id: string,
   endText: (count: number) => string,
-) {
+): PagedList<E> {
   const queryClient = useQueryClient();
+  const options = pagesOptions(endpoint, id);
+  // Before the query: whether the pages were cached when the view opened decides the scroll.
+  const restoreY = useListEntryScroll(options.queryKey);
   const {
     data,
     hasNextPage,
+    isError,
     isFetching,
     isFetchingNextPage,
     isFetchNextPageError,
     fetchNextPage,
+    refetch,
     error,
     errorUpdatedAt,
-  } = query;
+  } = useInfiniteQuery(options);
 
-  const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
+  const items = useMemo(() => itemsOf(data?.pages ?? []), [data]);
+  const subject = endpoint === 'playlist' ? 'playlist' : 'channel';
   const lastPage = data?.pages.at(-1);
   const repeated = data ? continuationRepeats(lastPage?.continuation, data.pageParams) : false;
 
-  /** Asks for the next page only when there is one and nothing is in flight or failed. */
   const loadMore = () => {
     // cancelRefetch: false makes a second call while a page is in flight a no-op.
     if (hasNextPage && !isFetching && !isFetchNextPageError)
       void fetchNextPage({ cancelRefetch: false });
   };
-  const retry = () => void fetchNextPage({ cancelRefetch: false });
-  const reload = () => void queryClient.resetQueries({ queryKey, exact: true });
+  const retryNext = () => void fetchNextPage({ cancelRefetch: false });
+  const reload = () => void queryClient.resetQueries({ queryKey: options.queryKey, exact: true });
+
+  // Stable (TanStack's fetchNextPage is), so a seek loop can hold on to it.
+  const fetchNext = useCallback(async () => {
+    const result = await fetchNextPage({ cancelRefetch: false });
+    return {
+      items: itemsOf(result.data?.pages ?? []),
+      hasNextPage: result.hasNextPage,
+      isError: result.isError,
+    };
+  }, [fetchNextPage]);
 
   let footer: FooterState | null = null;
   if (data && items.length > 0) {
@@ -56,7 +93,7 @@ export function usePagedList<T>(
         kind: 'error',
         problem: describeProblem(error, subject, id),
         since: errorUpdatedAt,
-        onRetry: retry,
+        onRetry: retryNext,
         onReload: reload,
       };
     } else if (isFetchingNextPage) footer = { kind: 'loading' };
@@ -69,5 +106,24 @@ export function usePagedList<T>(
     } else footer = { kind: 'end', text: endText(items.length) };
   }
 
-  return { items, loadMore, reload, footer, repeated };
+  return {
+    loaded: data !== undefined,
+    count: items.length,
+    hasNextPage,
+    problem: isError && !data ? describeProblem(error, subject, id) : null,
+    problemSince: errorUpdatedAt,
+    retry: () => void refetch(),
+    reload,
+    loadMore,
+    footer,
+    restoreY,
+    pages: data?.pages,
+    items,
+    isError,
+    fetchNext,
+  };
+}
+
+function itemsOf<E extends EndpointName>(pages: readonly EndpointPage<E>[]): PageItem<E>[] {
+  return pages.flatMap((page): PageItem<E>[] => page.items);
 }

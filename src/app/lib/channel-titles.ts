@@ -4,7 +4,7 @@ import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
 import { createLocalStore } from './local-store.ts';
 
 // No endpoint describes a channel, but playlists and their items name their channel. The app
-// remembers titles it has seen so a channel view can show a name instead of an ID (issue #4).
+// remembers titles it has seen so a channel view can show a name instead of an ID.
 
 const MAX_TITLES = 500;
 const titlesSchema = z.record(z.string(), z.string());

@@ -1,4 +1,4 @@
-// Display formatting (issue #4). Human-readable strings from the catalogue (viewsText,
+// Display formatting. Human-readable strings from the catalogue (viewsText,
 // publishedText, lastUpdated) are shown as given; only numbers and durations are formatted here.
 
 /** H:MM:SS, or M:SS under an hour; null (a live stream) gives null. */

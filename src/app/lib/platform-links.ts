@@ -1,4 +1,5 @@
-// Links out to the platform (issue #4): every video opens there, in a new tab.
+// Links out to the platform: the explorer plays nothing itself, so every video opens there,
+// in a new tab.
 
 const PLATFORM = 'https://www.youtube.com';
 

@@ -1,9 +1,9 @@
 import { ApiError } from '../api/api-error.ts';
 
-// What the views say when a request fails (issue #4): what happened, in words, and whether
+// What the views say when a request fails (spec §2.2, §2.3): what happened, in words, and whether
 // trying again can help.
 
-export type Subject = 'playlist' | 'channel';
+type Subject = 'playlist' | 'channel';
 
 export interface ProblemText {
   title: string;

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import { createLocalStore } from './local-store.ts';
 
-// The views a user opened recently, shown on the home page (issue #4).
+// The views a user opened recently, shown on the home page to get back to them quickly.
 
 const MAX_RECENT = 8;
 

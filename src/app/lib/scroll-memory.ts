@@ -1,5 +1,5 @@
-// Window scroll positions per history entry (issue #4: back and forward return to the same
-// position at once). Keyed by the router's history key, which `history.state.key` holds; kept
+// Window scroll positions per history entry, so that back and forward return to the same
+// position at once. Keyed by the router's history key, which `history.state.key` holds; kept
 // in sessionStorage too, so a reload of the tab can come back to where it was.
 
 const STORAGE_KEY = 'catalogue-explorer:scroll';
@@ -24,14 +24,14 @@ function load(): Map<string, number> {
 }
 
 /** The key of the current history entry, as React Router stores it. */
-export function currentHistoryKey(): string {
+function currentHistoryKey(): string {
   const state: unknown = window.history.state;
   if (state && typeof state === 'object' && 'key' in state && typeof state.key === 'string')
     return state.key;
   return 'default';
 }
 
-export function rememberScroll(key: string, y: number): void {
+function rememberScroll(key: string, y: number): void {
   const map = load();
   map.delete(key);
   map.set(key, Math.max(0, Math.round(y)));
@@ -42,7 +42,7 @@ export function recalledScroll(key: string): number | undefined {
   return load().get(key);
 }
 
-export function persistScrollMemory(): void {
+function persistScrollMemory(): void {
   try {
     sessionStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(load())));
   } catch {

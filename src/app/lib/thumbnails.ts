@@ -1,7 +1,7 @@
 import type { Thumbnail } from '../../shared/catalogue-schema.ts';
 
-// Thumbnails come in several sizes per item (upstream-notes.md); the app loads the smallest
-// that still covers the box it is shown in at the screen's pixel density (issue #4).
+// Thumbnails come in several sizes per item (spec §2.5); the app loads the smallest that
+// still covers the box it is shown in at the screen's pixel density, to spare the bandwidth.
 
 /** The smallest thumbnail at least `cssWidth × dpr` wide, else the widest; null when none. */
 export function pickThumbnail(

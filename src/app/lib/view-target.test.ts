@@ -115,6 +115,45 @@ describe('readPath', () => {
     expect(readPath('/playlist/', '?list=')).toMatchObject({ ok: false });
     expect(readPath('/about', '')).toBeNull();
   });
+
+  it('reads the explorer’s own routes, and refuses IDs of the wrong shape', () => {
+    expect(readPath(`/playlist/${PL}/`, '?index=3')).toEqual({
+      ok: true,
+      target: { kind: 'playlist', id: PL, index: 3 },
+    });
+    expect(readPath(`/channel/${UC}/videos`, '')).toEqual({
+      ok: true,
+      target: { kind: 'channel', id: UC, tab: 'videos' },
+    });
+    expect(readPath('/playlist/bad!', '')).toMatchObject({ ok: false });
+    expect(readPath('/channel/UCshort', '')).toMatchObject({ ok: false });
+    expect(readPath('/', '')).toBeNull();
+    // A segment that does not decode is no route at all.
+    expect(readPath('/playlist/%E0%A4%A', '')).toBeNull();
+  });
+
+  it('opens the platform’s other channel tabs at the channel’s videos', () => {
+    for (const tab of ['featured', 'streams', 'shorts']) {
+      expect(readPath(`/channel/${UC}/${tab}`, '')).toEqual({
+        ok: true,
+        target: { kind: 'channel', id: UC, tab: 'videos' },
+      });
+    }
+    expect(readPath(`/channel/${UC}/about`, '')).toBeNull();
+  });
+
+  it('reads back every path pathFor builds', () => {
+    const targets: ViewTarget[] = [
+      { kind: 'playlist', id: PL },
+      { kind: 'playlist', id: PL, index: 5 },
+      { kind: 'channel', id: UC, tab: 'videos' },
+      { kind: 'channel', id: UC, tab: 'playlists' },
+    ];
+    for (const t of targets) {
+      const url = new URL(pathFor(t), 'http://localhost');
+      expect(readPath(url.pathname, url.search)).toEqual({ ok: true, target: t });
+    }
+  });
 });
 
 describe('readIndex', () => {

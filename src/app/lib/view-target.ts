@@ -1,9 +1,19 @@
-import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN, VIDEO_ID_PATTERN } from '../../shared/ids.ts';
+import {
+  channelPath,
+  matchAppRoute,
+  playlistPath,
+  type ChannelTab,
+  type RouteMatch,
+} from '../../shared/app-routes.ts';
+import {
+  CHANNEL_ID_PATTERN,
+  PLAYLIST_ID_PATTERN,
+  VIDEO_ID_PATTERN,
+} from '../../shared/id-patterns.ts';
 
-// Reading what a user pastes into the home page's box, and the platform's own URL forms when
-// the host is swapped for ours (issue #4): `/playlist?list=ID`, `/watch?v=VIDEO&list=ID&index=N`.
-
-export type ChannelTab = 'videos' | 'playlists';
+// Reading what a user pastes into the home page's box: a bare ID, a platform link, or one of
+// the explorer's own links. The platform's URL forms also work with our host swapped in
+// (`/playlist?list=ID`, `/watch?v=VIDEO&list=ID&index=N`), so they are app routes too.
 
 export type ViewTarget =
   | { kind: 'playlist'; id: string; index?: number; videoId?: string }
@@ -21,6 +31,9 @@ const PLATFORM_HOSTS = new Set([
 ]);
 const SHORT_HOSTS = new Set(['youtu.be', 'www.youtu.be']);
 
+const SINGLE_VIDEO =
+  'That link is a single video, not a playlist. Paste a playlist or channel link instead.';
+
 const fail = (message: string): ReadResult => ({ ok: false, message });
 const ok = (target: ViewTarget): ReadResult => ({ ok: true, target });
 
@@ -34,11 +47,7 @@ export function readIndex(value: string | null): number | undefined {
 function playlistFromQuery(query: URLSearchParams, videoId?: string | null): ReadResult {
   const list = query.get('list');
   if (list === null || list === '') {
-    return videoId
-      ? fail(
-          'That link is a single video, not a playlist. Paste a playlist or channel link instead.',
-        )
-      : fail('That link has no playlist in it (no list=… part).');
+    return videoId ? fail(SINGLE_VIDEO) : fail('That link has no playlist in it (no list=… part).');
   }
   if (list === 'WL' || list === 'LL' || list === 'LM') {
     return fail(
@@ -48,49 +57,57 @@ function playlistFromQuery(query: URLSearchParams, videoId?: string | null): Rea
   if (!PLAYLIST_ID_PATTERN.test(list)) return fail(`“${list}” is not a playlist ID.`);
   const index = readIndex(query.get('index'));
   const video = videoId && VIDEO_ID_PATTERN.test(videoId) ? videoId : undefined;
-  return ok({
-    kind: 'playlist',
-    id: list,
-    ...(index === undefined ? {} : { index }),
-    ...(video === undefined ? {} : { videoId: video }),
-  });
+  return ok({ kind: 'playlist', id: list, index, videoId: video });
+}
+
+function playlistById(id: string, query: URLSearchParams): ReadResult {
+  if (!PLAYLIST_ID_PATTERN.test(id)) return fail(`“${id}” is not a playlist ID.`);
+  return ok({ kind: 'playlist', id, index: readIndex(query.get('index')) });
+}
+
+function channelById(id: string, tab: ChannelTab): ReadResult {
+  if (!CHANNEL_ID_PATTERN.test(id))
+    return fail(`“${id}” is not a channel ID (UC followed by 22 characters).`);
+  return ok({ kind: 'channel', id, tab });
+}
+
+/** The platform's channel tabs the explorer has no view of: they open the channel's videos. */
+const PLATFORM_ONLY_CHANNEL_TAB = /^(\/channel\/[^/]+)\/(?:featured|streams|shorts)\/?$/;
+
+function readRoute(match: RouteMatch, query: URLSearchParams): ReadResult | null {
+  switch (match.route) {
+    case 'home':
+      return null;
+    case 'platformPlaylist':
+      return playlistFromQuery(query);
+    case 'platformWatch':
+      return playlistFromQuery(query, query.get('v'));
+    case 'playlist':
+      return playlistById(match.id ?? '', query);
+    case 'channel':
+    case 'channelVideos':
+      return channelById(match.id ?? '', 'videos');
+    case 'channelPlaylists':
+      return channelById(match.id ?? '', 'playlists');
+  }
 }
 
 /**
- * Reads a path and query string in the platform's forms or the explorer's own:
- * `/playlist?list=`, `/watch?v=&list=&index=`, `/channel/UC…[/videos|/playlists]`,
- * `/playlist/PL…`. Returns null when the path is none of these.
+ * Reads a path and query string in the explorer's own forms (its routes, which include the
+ * platform's `/playlist?list=` and `/watch?v=&list=&index=`) or the platform's other channel
+ * and video paths. Returns null when the path is none of these.
  */
 export function readPath(pathname: string, search: string): ReadResult | null {
-  const query = new URLSearchParams(search);
-  const path = pathname.replace(/\/+$/, '') || '/';
-  if (path === '/playlist') return playlistFromQuery(query);
-  if (path === '/watch') return playlistFromQuery(query, query.get('v'));
-  const playlist = /^\/playlist\/([^/]+)$/.exec(path);
-  if (playlist) {
-    const id = decodeURIComponent(playlist[1]!);
-    if (!PLAYLIST_ID_PATTERN.test(id)) return fail(`“${id}” is not a playlist ID.`);
-    const index = readIndex(query.get('index'));
-    return ok({ kind: 'playlist', id, ...(index === undefined ? {} : { index }) });
-  }
-  const channel = /^\/channel\/([^/]+)(?:\/(videos|playlists|featured|streams|shorts))?$/.exec(
-    path,
-  );
-  if (channel) {
-    const id = decodeURIComponent(channel[1]!);
-    if (!CHANNEL_ID_PATTERN.test(id))
-      return fail(`“${id}” is not a channel ID (UC followed by 22 characters).`);
-    return ok({ kind: 'channel', id, tab: channel[2] === 'playlists' ? 'playlists' : 'videos' });
-  }
-  if (/^\/(@|c\/|user\/)/.test(path)) {
+  const platformTab = PLATFORM_ONLY_CHANNEL_TAB.exec(pathname);
+  const match = matchAppRoute(platformTab?.[1] ?? pathname);
+  if (match) return readRoute(match, new URLSearchParams(search));
+  if (/^\/(@|c\/|user\/)/.test(pathname)) {
     return fail(
       'Channel names and @handles cannot be looked up. Use the channel’s /channel/UC… link instead.',
     );
   }
-  if (/^\/(shorts|live|embed)\//.test(path)) {
-    return fail(
-      'That link is a single video, not a playlist. Paste a playlist or channel link instead.',
-    );
+  if (/^\/(shorts|live|embed)\//.test(pathname)) {
+    return fail(SINGLE_VIDEO);
   }
   return null;
 }
@@ -144,13 +161,7 @@ function truncate(text: string): string {
 
 /** The explorer path that shows a target. */
 export function pathFor(target: ViewTarget): string {
-  if (target.kind === 'channel') {
-    const base = `/channel/${encodeURIComponent(target.id)}`;
-    return target.tab === 'playlists' ? `${base}/playlists` : base;
-  }
-  const query = new URLSearchParams();
-  if (target.index !== undefined) query.set('index', String(target.index));
-  else if (target.videoId !== undefined) query.set('v', target.videoId);
-  const search = query.toString();
-  return `/playlist/${encodeURIComponent(target.id)}${search ? `?${search}` : ''}`;
+  return target.kind === 'channel'
+    ? channelPath(target.id, target.tab)
+    : playlistPath(target.id, { index: target.index, videoId: target.videoId });
 }

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { channelPath, playlistPath } from '../../shared/app-routes.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
 import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
 import { clearRecentViews, useRecentViews } from '../lib/recent-views.ts';
 import { pathFor, readUserInput } from '../lib/view-target.ts';
 
-// `/` (issue #4): one box that opens a playlist or channel from an ID or a pasted link, the
+// `/`: one box that opens a playlist or channel from an ID or a pasted link, the
 // demo catalogue's entries when the server has them, and the views opened recently.
 
 export function HomeRoute() {
@@ -150,11 +151,7 @@ function DemoEntries() {
         {data.map((entry) => (
           <li key={`${entry.kind}:${entry.id}`}>
             <Link
-              to={pathFor(
-                entry.kind === 'playlist'
-                  ? { kind: 'playlist', id: entry.id }
-                  : { kind: 'channel', id: entry.id, tab: 'videos' },
-              )}
+              to={entry.kind === 'playlist' ? playlistPath(entry.id) : channelPath(entry.id)}
               className={cardLink}
             >
               <KindTag kind={entry.kind} />

@@ -1,4 +1,5 @@
 import { Link, useLocation } from 'react-router';
+import { homePath } from '../../shared/app-routes.ts';
 import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
 
 export function NotFoundView({
@@ -15,7 +16,7 @@ export function NotFoundView({
       <h1 className="text-2xl font-semibold text-zinc-900 dark:text-zinc-50">{heading}</h1>
       <div className="mt-3 text-zinc-700 break-words dark:text-zinc-300">{children}</div>
       <Link
-        to="/"
+        to={homePath()}
         className="mt-6 inline-block rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-500 dark:text-zinc-950 dark:hover:bg-blue-400"
       >
         Go to the home page

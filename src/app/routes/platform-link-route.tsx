@@ -2,7 +2,7 @@ import { Navigate, useLocation } from 'react-router';
 import { pathFor, readPath } from '../lib/view-target.ts';
 import { NotFoundView } from './not-found-route.tsx';
 
-// The platform's own URLs with our host (issue #4): `/playlist?list=ID` and
+// The platform's own URLs with our host: `/playlist?list=ID` and
 // `/watch?v=VIDEO&list=ID[&index=N]` open the playlist view, at that video or position.
 
 export function PlatformLinkRoute() {

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { homePath } from '../../shared/app-routes.ts';
 import { RouteErrorBoundary } from './route-error.tsx';
 
 // The frame around every view: a skip link, the app's name linking home, and the main region
@@ -18,7 +19,7 @@ export function RootLayout() {
       <header className="border-b border-zinc-200 dark:border-zinc-800">
         <div className="mx-auto flex h-14 max-w-5xl items-center px-3 sm:px-6">
           <Link
-            to="/"
+            to={homePath()}
             className="flex items-center gap-2 rounded font-semibold text-zinc-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-zinc-50"
           >
             <img src="/favicon.svg" alt="" width="24" height="24" className="size-6" />

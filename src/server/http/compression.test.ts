@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compress, negotiateEncoding } from './compression.ts';
 
-describe('content coding (issue #3: brotli preferred, gzip otherwise)', () => {
+describe('content coding: brotli preferred, gzip otherwise', () => {
   it.each([
     [undefined, null],
     ['', null],

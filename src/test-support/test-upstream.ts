@@ -7,10 +7,11 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// For tests only: a deliberately misbehaving lookup service, a real node:http server on
-// loopback, so the explorer meets faults over real HTTP (issue #3, "Done when"). It records
-// every request it receives (to count upstream hits and inspect what was forwarded) and
-// answers from a script of behaviours, then from a fallback that serves valid pages.
+// For tests and benchmarks only: a deliberately misbehaving lookup service, a real node:http
+// server on loopback, so the explorer meets faults over real HTTP rather than a mocked fetch.
+// It records every request it receives (to count upstream hits and inspect what was
+// forwarded) and answers from a script of behaviours, then from a fallback that serves valid
+// pages.
 
 export interface RecordedRequest {
   method: string;

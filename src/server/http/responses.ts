@@ -1,4 +1,4 @@
-import { problem, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../shared/problem.ts';
+import { problem, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../../shared/problem.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 // Every response the explorer sends is built here, so every one carries the security headers
@@ -7,6 +7,9 @@ import { SECURITY_HEADERS } from './security-headers.ts';
 // fast path (no Headers instance per response).
 
 export type HeaderRecord = Record<string, string>;
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const HTML_TYPE = 'text/html; charset=utf-8';
 
 export function respond(
   status: number,
@@ -27,14 +30,11 @@ export function problemResponse(
   options: { instance?: string; retryAfterSeconds?: number; headers?: HeaderRecord } = {},
 ): Response {
   const { instance, retryAfterSeconds, headers = {} } = options;
-  const body = problem(status, code, detail, {
-    ...(instance === undefined ? {} : { instance }),
-    ...(retryAfterSeconds === undefined ? {} : { retryAfter: retryAfterSeconds }),
-  });
-  return respond(status, JSON.stringify(body), {
+  const body = problem(status, code, detail, { instance, retryAfter: retryAfterSeconds });
+  const problemHeaders: HeaderRecord = {
     'Content-Type': PROBLEM_CONTENT_TYPE,
     'Cache-Control': 'no-store',
-    ...(retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) }),
-    ...headers,
-  });
+  };
+  if (retryAfterSeconds !== undefined) problemHeaders['Retry-After'] = String(retryAfterSeconds);
+  return respond(status, JSON.stringify(body), { ...problemHeaders, ...headers });
 }

@@ -1,11 +1,11 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
-// Compression for the browser (issue #3, "To the browser"). Hono's compress middleware offers
-// only gzip and deflate and compresses every response anew; pages and static files are the
-// same bytes many times over, so the explorer compresses each once (node:zlib, on the thread
-// pool) and keeps the result beside the original. Brotli is preferred: on a 100-item playlist
-// page it gives ~8.8 KB at quality 4 against gzip's ~9.5 KB at level 6, in the same time.
+// Compression for the browser. Hono's compress middleware offers only gzip and deflate and
+// compresses every response anew; pages and static files are the same bytes many times over,
+// so the explorer compresses each once (node:zlib, on the thread pool) and keeps the result
+// beside the original. Brotli is preferred: on a 100-item playlist page it gives ~8.8 KB at
+// quality 4 against gzip's ~9.5 KB at level 6, in the same time.
 
 export type Encoding = 'br' | 'gzip';
 

@@ -1,0 +1,59 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { pagesOptions } from './catalogue-queries.ts';
+import { seedInitialPage } from './initial-page.ts';
+
+const PL = 'PLcatalogueDemoPlaylist0101items00';
+const UC = 'UCcatalogueDemoChannel01';
+
+const info = {
+  id: PL,
+  title: 'Field recordings',
+  description: '',
+  thumbnails: [],
+  channelId: UC,
+  channelTitle: 'Catalogue Demo Studios',
+  totalItems: 0,
+  views: 0,
+  lastUpdated: 'Updated today',
+  url: `https://www.youtube.com/playlist?list=${PL}`,
+};
+const playlistPage = { info, items: [], continuation: null };
+const channelPage = { items: [], continuation: 'next' };
+
+function seed(endpoint: string, id: string, page: unknown, pathname: string, search = '') {
+  const queryClient = new QueryClient();
+  const seeded = seedInitialPage(queryClient, { endpoint, id, page }, { pathname, search });
+  return { seeded, queryClient };
+}
+
+describe('seedInitialPage', () => {
+  it('seeds the first page of the list the URL shows', () => {
+    const { seeded, queryClient } = seed('playlist', PL, playlistPage, `/playlist/${PL}`);
+    expect(seeded).toBe(true);
+    expect(queryClient.getQueryData(pagesOptions('playlist', PL).queryKey)).toEqual({
+      pages: [playlistPage],
+      pageParams: [null],
+    });
+    expect(seed('playlist', PL, playlistPage, '/watch', `?v=x&list=${PL}`).seeded).toBe(true);
+    const channel = seed('channel-playlists', UC, channelPage, `/channel/${UC}/playlists`);
+    expect(channel.seeded).toBe(true);
+    expect(
+      channel.queryClient.getQueryData(pagesOptions('channel-playlists', UC).queryKey)?.pages,
+    ).toEqual([channelPage]);
+  });
+
+  it('refuses a page for another list, another tab or another ID', () => {
+    expect(seed('channel-videos', UC, channelPage, `/channel/${UC}/playlists`).seeded).toBe(false);
+    expect(seed('channel-videos', UC, channelPage, `/channel/${UC}`).seeded).toBe(true);
+    expect(seed('playlist', PL, playlistPage, `/playlist/${PL}x`).seeded).toBe(false);
+    expect(seed('playlist', PL, playlistPage, '/').seeded).toBe(false);
+  });
+
+  it('refuses what its endpoint’s schema does not read, and a playlist page without info', () => {
+    expect(seed('playlist', PL, { items: 'none' }, `/playlist/${PL}`).seeded).toBe(false);
+    expect(seed('playlist', PL, { items: [], continuation: null }, `/playlist/${PL}`).seeded).toBe(
+      false,
+    );
+  });
+});

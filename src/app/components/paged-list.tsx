@@ -1,0 +1,91 @@
+import type { ReactNode, Ref } from 'react';
+import type { PagedListState } from '../hooks/use-paged-list.ts';
+import { EmptyState, ListFooter, ProblemView, SkeletonRows } from './list-states.tsx';
+import { WindowList, type WindowListHandle } from './window-list.tsx';
+
+interface PagedListProps {
+  list: PagedListState;
+  /** The list's accessible name. */
+  label: string;
+  rowHeight: number;
+  renderRow: (position: number) => ReactNode;
+  /** Announced while the first page loads. */
+  loadingText: string;
+  /** Shown when the list has no items at all; an answer, not an error. */
+  emptyText: string;
+  /** Above the rows once the first page is in, and above the skeleton rows before. */
+  header?: ReactNode;
+  pendingHeader?: ReactNode;
+  /** h1 when the list is the whole view, so a failed first page heads it. */
+  problemHeadingLevel?: 1 | 2;
+  /** Keeps the rows and the footer back (a deep link still loading the pages up to its item). */
+  holdRows?: boolean;
+  rowsClassName?: string;
+  setSize?: number;
+  handleRef?: Ref<WindowListHandle>;
+  onTopIndexChange?: (position: number) => void;
+}
+
+/**
+ * An endless list in each of its states: the first page failed (a full message), loading
+ * (skeleton rows), empty, or the rows with their footer (more, failed, stopped, the end).
+ */
+export function PagedList({
+  list,
+  label,
+  rowHeight,
+  renderRow,
+  loadingText,
+  emptyText,
+  header,
+  pendingHeader,
+  problemHeadingLevel,
+  holdRows = false,
+  rowsClassName,
+  setSize,
+  handleRef,
+  onTopIndexChange,
+}: PagedListProps) {
+  if (list.problem) {
+    return (
+      <ProblemView
+        problem={list.problem}
+        since={list.problemSince}
+        onRetry={list.retry}
+        onReload={list.reload}
+        headingLevel={problemHeadingLevel}
+      />
+    );
+  }
+  if (!list.loaded) {
+    return (
+      <>
+        {pendingHeader}
+        <SkeletonRows rowHeight={rowHeight} label={loadingText} />
+      </>
+    );
+  }
+  return (
+    <>
+      {header}
+      {holdRows ? null : list.count === 0 && !list.hasNextPage ? (
+        <EmptyState>{emptyText}</EmptyState>
+      ) : (
+        <div className={rowsClassName}>
+          <WindowList
+            handleRef={handleRef}
+            label={label}
+            count={list.count}
+            setSize={setSize}
+            rowHeight={rowHeight}
+            restoreY={list.restoreY}
+            onNearEnd={list.loadMore}
+            onTopIndexChange={onTopIndexChange}
+            renderRow={renderRow}
+          />
+          {list.footer && <ListFooter state={list.footer} />}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import type { Thumbnail } from '../../shared/catalogue-schema.ts';
+import { ThumbnailImage } from './thumbnail-image.tsx';
+
+/** A row's title link; it stretches over the whole row, so the row is one click target. */
+export const ROW_TITLE_LINK =
+  "line-clamp-2 text-sm font-medium text-zinc-900 outline-none after:absolute after:inset-0 after:content-[''] sm:text-base dark:text-zinc-50";
+
+/** A channel list's row: its thumbnail (with an optional badge), and its text beside it. */
+export function ThumbnailRow({
+  thumbnails,
+  thumbWidth,
+  thumbClassName,
+  badge,
+  children,
+}: {
+  thumbnails: readonly Thumbnail[];
+  /** The thumbnail's width in CSS pixels at the row's current size. */
+  thumbWidth: number;
+  /** Sets the thumbnail box's width at each breakpoint. */
+  thumbClassName: string;
+  badge?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="relative flex h-full items-center gap-3 rounded-lg px-1 hover:bg-zinc-100 sm:px-2 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-blue-600 dark:hover:bg-zinc-900">
+      <ThumbnailImage
+        thumbnails={thumbnails}
+        cssWidth={thumbWidth}
+        alt=""
+        className={thumbClassName}
+      >
+        {badge}
+      </ThumbnailImage>
+      <div className="min-w-0 flex-1">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
+import type { WindowListHandle } from '../components/window-list.tsx';
+import {
+  findTarget,
+  seekState,
+  withTopIndex,
+  type SeekState,
+  type SeekTarget,
+} from '../lib/deep-link.ts';
+import type { PagedList } from './use-paged-list.ts';
+
+export interface DeepLinkSeek {
+  state: SeekState;
+  /** The target's position in the list, or -1. */
+  position: number;
+  /**
+   * Whether the address bar still belongs to the deep link: while its pages load, and until
+   * the window moves away from where the jump put it (the link's own URL stays shareable).
+   */
+  holdsAddress: () => boolean;
+}
+
+/**
+ * Opens a playlist at the item a link names. Pages are chained (spec §2.6), so every page up
+ * to the target is loaded first, each asked for as soon as the previous one arrives, without
+ * waiting for a render in between: a deep link is then as fast as a plain loop over the
+ * continuations. Once the item is in, the window jumps to it (through `listRef`).
+ *
+ * No seek when `target` is null or the view returns to a remembered position instead.
+ */
+export function useDeepLinkSeek(
+  target: SeekTarget | null,
+  list: PagedList<'playlist'>,
+  listRef: RefObject<WindowListHandle | null>,
+): DeepLinkSeek {
+  const seeking = target !== null && list.restoreY === undefined;
+  const { items, loaded, hasNextPage, isError, fetchNext } = list;
+  const position = useMemo(
+    () => (seeking ? findTarget(items, target) : -1),
+    [seeking, target, items],
+  );
+  const state = seekState({ seeking, position, loaded, hasNextPage, isError });
+
+  const startSeek = state === 'loading' && loaded;
+  useEffect(() => {
+    if (!startSeek || target === null) return;
+    let stopped = false;
+    void (async () => {
+      for (;;) {
+        const result = await fetchNext();
+        if (stopped || result.isError || !result.hasNextPage) return;
+        if (findTarget(result.items, target) >= 0) return;
+      }
+    })();
+    return () => {
+      stopped = true;
+    };
+  }, [startSeek, target, fetchNext]);
+
+  const jumpedY = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (state === 'found' && jumpedY.current === null) {
+      listRef.current?.scrollToIndex(position);
+      jumpedY.current = window.scrollY;
+    }
+  }, [state, position, listRef]);
+
+  return {
+    state,
+    position,
+    holdsAddress: () => {
+      if (state === 'loading') return true;
+      if (jumpedY.current !== null && Math.abs(window.scrollY - jumpedY.current) < 2) return true;
+      jumpedY.current = null;
+      return false;
+    },
+  };
+}
+
+/**
+ * The address bar follows the item at the top of the window, replacing the history entry
+ * rather than adding one, so the URL always shares the current position. The router's state
+ * (its entry key) is kept. Returns the list's `onTopIndexChange`.
+ */
+export function useAddressFollowsTop(
+  items: readonly { index: number }[],
+  held: () => boolean,
+): (position: number) => void {
+  return (position) => {
+    if (held()) return;
+    const item = items[position];
+    if (!item) return;
+    const href = withTopIndex(window.location.href, item.index);
+    if (href !== window.location.href) window.history.replaceState(window.history.state, '', href);
+  };
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
+import { respond, type HeaderRecord } from './responses.ts';
+
+// Conditional requests and content coding for one set of bytes sent many times: a page, or
+// the app's HTML. The bytes carry a strong validator; each content coding gets a tag of its
+// own (they are different bytes), If-None-Match accepts any of them, and each compressed copy
+// is made once, on first demand, and kept beside the original.
+
+/** Bytes sent many times, with their validator and compressed copies. */
+export interface Representation {
+  body: Buffer;
+  /** Strong validator of the identity bytes (quoted). */
+  etag: string;
+  /** Compressed copies, each made once on first demand. */
+  encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+}
+
+/** What `sendRepresentation` needs of the request. */
+export interface RequestHeaders {
+  header(name: string): string | undefined;
+}
+
+export const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+/** A strong validator per content coding (RFC 9110 §8.8.3: they are different bytes). */
+export const variantTag = (etag: string, encoding: Encoding | null) =>
+  encoding === null ? etag : `${etag.slice(0, -1)}.${encoding === 'br' ? 'br' : 'gz'}"`;
+
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): any coding of the same bytes. */
+export function notModified(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  for (const raw of header.split(',')) {
+    const tag = raw.trim().replace(/^W\//, '');
+    if (
+      tag === '*' ||
+      tag === etag ||
+      tag === variantTag(etag, 'br') ||
+      tag === variantTag(etag, 'gzip')
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * `representation.body` in `encoding`, compressed once and kept; `onEncoded` hears of each
+ * copy made (a cache counts its bytes). A failed compression is forgotten, so it is tried again.
+ */
+export function encodeOnce(
+  representation: Representation,
+  encoding: Encoding,
+  onEncoded?: (copy: Buffer) => void,
+): Promise<Buffer> {
+  const existing = representation.encoded[encoding];
+  if (existing !== undefined) return existing;
+  const pending = compress(representation.body, encoding);
+  representation.encoded[encoding] = pending;
+  void pending.then(
+    (copy) => onEncoded?.(copy),
+    () => delete representation.encoded[encoding],
+  );
+  return pending;
+}
+
+/**
+ * Sends `representation` in the best coding the client accepts (small bodies go as they
+ * are), or 304 when the client's copy is current. A 404 carries no validator.
+ */
+export async function sendRepresentation(
+  request: RequestHeaders,
+  representation: Representation,
+  status: 200 | 404,
+  headers: HeaderRecord,
+  encode: (encoding: Encoding) => Promise<Buffer> = (encoding) =>
+    encodeOnce(representation, encoding),
+): Promise<Response> {
+  const encoding =
+    representation.body.length >= COMPRESS_MIN_BYTES
+      ? negotiateEncoding(request.header('accept-encoding'))
+      : null;
+  const sent: HeaderRecord = { ...headers, Vary: 'Accept-Encoding' };
+  if (status === 200) {
+    sent.ETag = variantTag(representation.etag, encoding);
+    if (notModified(request.header('if-none-match'), representation.etag))
+      return respond(304, null, sent);
+  }
+  if (encoding === null) return respond(status, representation.body, sent);
+  const body = await encode(encoding);
+  return respond(status, body, { ...sent, 'Content-Encoding': encoding });
+}

@@ -1,0 +1,59 @@
+import type { Handler } from 'hono';
+import type { EndpointName } from '../../shared/endpoints.ts';
+import type { AppEnv } from '../app-env.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { sendRepresentation } from '../http/representation.ts';
+import { JSON_TYPE, problemResponse } from '../http/responses.ts';
+import { logAnswer } from '../middleware/request-log.ts';
+import type { PageSource } from '../page-source.ts';
+import { validateLookup } from '../validate-lookup.ts';
+
+// The three lookups on the app's own origin: the input is checked before any quota is spent,
+// then the page comes from the page source (cache, merging, quota, upstream, stale copy) and
+// goes out with a validator and in the best coding the browser accepts.
+
+export interface LookupRouteOptions {
+  pageSource: PageSource;
+  /** Read the client's address from X-Forwarded-For (behind a reverse proxy only). */
+  trustProxy: boolean;
+}
+
+/** Browsers may reuse an API answer this long without asking (pages change slowly). */
+const API_MAX_AGE_SECONDS = 60;
+
+export function lookup(name: EndpointName, options: LookupRouteOptions): Handler<AppEnv> {
+  const { pageSource, trustProxy } = options;
+  return async (c) => {
+    const log = c.get('log');
+    log.route = `api:${name}`;
+    // The raw query: validateLookup reads `+` as itself, where URLSearchParams would not.
+    const url = c.req.url;
+    const mark = url.indexOf('?');
+    const checked = validateLookup(name, mark === -1 ? '' : url.slice(mark + 1));
+    if (!checked.ok)
+      return problemResponse(400, checked.code, checked.detail, { instance: c.req.path });
+
+    const answer = await pageSource.get(checked.lookup, clientAddress(c, trustProxy));
+    logAnswer(log, answer);
+    if (answer.kind === 'problem') {
+      return problemResponse(answer.status, answer.code, answer.detail, {
+        instance: c.req.path,
+        retryAfterSeconds: answer.retryAfterSeconds,
+      });
+    }
+    const { page } = answer;
+    return sendRepresentation(
+      c.req,
+      page,
+      200,
+      {
+        'Content-Type': JSON_TYPE,
+        // A stale copy stood in for a failed upstream: let the browser ask again next time.
+        'Cache-Control':
+          answer.cache === 'stale' ? 'no-cache' : `public, max-age=${API_MAX_AGE_SECONDS}`,
+        'X-Cache': answer.cache,
+      },
+      (encoding) => pageSource.encode(checked.lookup, page, encoding),
+    );
+  };
+}
