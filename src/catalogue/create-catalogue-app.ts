@@ -64,7 +64,7 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
     app.get('/__faults', (c) => c.json(faults.settings));
     app.put('/__faults', async (c) => {
       const parsed = faultSettingsSchema.partial().safeParse(await c.req.json().catch(() => null));
-      if (!parsed.success) return problemResponse(c, 400, 'invalid_id', parsed.error.message);
+      if (!parsed.success) return problemResponse(c, 400, 'invalid_request', parsed.error.message);
       faults.settings = { ...NO_FAULTS, ...parsed.data };
       return c.json(faults.settings);
     });

@@ -11,6 +11,7 @@ export const problemCodes = [
   'invalid_continuation',
   'repeated_parameter',
   'unknown_parameter',
+  'invalid_request',
   // lookups
   'playlist_not_found',
   'channel_not_found',
