@@ -13,8 +13,10 @@ const vendor = (name: string, packages: string[]) => ({
   test: new RegExp(`node_modules[\\\\/](${packages.join('|')})[\\\\/]`),
 });
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss()],
+  // public/ is the client's; the server build only renders.
+  publicDir: isSsrBuild ? false : 'public',
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
@@ -22,20 +24,24 @@ export default defineConfig({
     assetsInlineLimit: 0,
     sourcemap: true,
     // Read by the server to name each view's chunks in the HTML (server/view-preloads.ts).
-    manifest: true,
+    manifest: !isSsrBuild,
     target: 'es2022',
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            vendor('react', ['react', 'react-dom', 'scheduler']),
-            vendor('router', ['react-router', 'cookie', 'set-cookie-parser']),
-            vendor('query', ['@tanstack/query-core', '@tanstack/react-query']),
-            vendor('virtual', ['@tanstack/virtual-core', '@tanstack/react-virtual']),
-            vendor('zod', ['zod']),
-          ],
+    // The server build (src/app/entry-server.tsx, see package.json `build`) needs no vendor
+    // chunks: Node loads the libraries from node_modules itself.
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          output: {
+            codeSplitting: {
+              groups: [
+                vendor('react', ['react', 'react-dom', 'scheduler']),
+                vendor('router', ['react-router', 'cookie', 'set-cookie-parser']),
+                vendor('query', ['@tanstack/query-core', '@tanstack/react-query']),
+                vendor('virtual', ['@tanstack/virtual-core', '@tanstack/react-virtual']),
+                vendor('zod', ['zod']),
+              ],
+            },
+          },
         },
-      },
-    },
   },
-});
+}));

@@ -1,20 +1,20 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { hydrate, QueryClientProvider, type DehydratedState } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { APP_STATE_ELEMENT_ID } from '../shared/app-render.ts';
+import { reviveApiError } from './api/api-error.ts';
 import { createQueryClient } from './api/query-client.ts';
 import { App } from './app.tsx';
 import { trackWindowScroll } from './lib/scroll-memory.ts';
 import { preloadViewFor } from './views.tsx';
 import './app.css';
 
-// Boot: the current view's code starts downloading at once; a deep link's first page, shipped
-// in the HTML, seeds the cache before the first render so it is not fetched again.
+// Boot. The server has rendered the view (entry-server.tsx) and sent the query cache it rendered
+// from: the cache is restored first, so the first render on the client produces exactly the
+// server's markup and hydrates it, with no request for what the HTML already holds.
 
 const viewReady = preloadViewFor(window.location.pathname);
-
-/** How long the first render waits for the view's code before showing the frame alone. */
-const VIEW_WAIT_MS = 1000;
 
 // Scroll positions are remembered per history entry (lib/scroll-memory.ts), keyed like the
 // router keys entries, by `history.state.key`. The entry a tab opened on has no key (the router
@@ -29,23 +29,35 @@ if (!(state && typeof state === 'object' && 'key' in state)) {
 trackWindowScroll();
 
 const queryClient = createQueryClient();
+restoreServerCache();
 
-// Only a JSON data block needs the parsing code (and its schemas); most loads have none.
-if (document.querySelector('script[type="application/json"]')) {
-  const { seedFromDocument } = await import('./api/initial-page.ts');
-  seedFromDocument(queryClient);
-}
+// The view's code is in before hydrating: hydration then meets the whole server markup at once.
+await viewReady;
 
-// Rendered once the view is in: the rows appear in the first commit, with no fallback
-// first. On a slow connection the frame shows after VIEW_WAIT_MS and the view follows.
-await Promise.race([viewReady, new Promise((resolve) => setTimeout(resolve, VIEW_WAIT_MS))]);
-
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <App />
       </BrowserRouter>
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);
+
+function restoreServerCache(): void {
+  const element = document.getElementById(APP_STATE_ELEMENT_ID);
+  if (!element?.textContent) return;
+  try {
+    hydrate(queryClient, JSON.parse(element.textContent) as DehydratedState);
+  } catch {
+    return; // an unreadable block: the view fetches its page itself
+  }
+  // Errors travel as plain objects; the views explain ApiErrors.
+  for (const query of queryClient.getQueryCache().getAll()) {
+    const { error } = query.state;
+    if (error) query.setState({ error: reviveApiError(error), fetchFailureReason: null });
+  }
+}

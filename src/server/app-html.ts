@@ -1,50 +1,105 @@
+import type { Logger } from 'pino';
+import {
+  APP_HEAD_PLACEHOLDER,
+  APP_HTML_PLACEHOLDER,
+  APP_STATE_ELEMENT_ID,
+  APP_STATE_PLACEHOLDER,
+  type FirstPage as RenderedFirstPage,
+  type RenderApp,
+} from '../shared/app-render.ts';
 import { etagOf, type Representation } from './http/representation.ts';
-import { initialPageScript, injectInitialPage } from './initial-page.ts';
-import type { StoredPage } from './page-source.ts';
-import type { StaticSite } from './static-files.ts';
-import { injectPreloads } from './view-preloads.ts';
-import type { Lookup } from './validate-lookup.ts';
+import type { FirstPage, LinkPreviews } from './link-preview.ts';
 
-// The app's HTML as sent for a path: the build's index.html with modulepreload links for the
-// path's view and, for a deep link whose first page is at hand, that page inside. Each
-// variant is rendered once and kept in one cache, keyed by the page inside (or none) and the
-// links; its compressed copies are made on first demand and kept with it.
-//
-// Variants without a page are a handful (one per view) and live as long as the server.
-// Variants with a page are keyed weakly by the cached page, so they go when it leaves the
-// page cache, and a newer copy of the page gets HTML of its own.
+// The HTML of an app URL: index.html with the link preview in <head>, the view rendered by the
+// app's server entry inside `#root`, the query cache it was rendered from in a JSON data block,
+// and modulepreload links for the view's code. Renders are kept: a page's variants as long as
+// the cached page lives (keyed weakly by it, so a newer copy renders anew), the others (home,
+// not-found, a list whose first page was not at hand) in a small LRU. The preview is part of
+// the key, as it improves when the server learns more (a deep link's item, a channel's name).
 
-export interface AppHtml {
-  /** index.html for the view at `pathname`, with `initial` inside when given. */
-  render(pathname: string, initial?: { lookup: Lookup; page: StoredPage }): Representation;
+export interface AppShell {
+  /** index.html as built, or as Vite's dev server transforms it for `url`. */
+  template(url: string): Promise<string>;
+  /** `<link rel="modulepreload">` tags for the view at `pathname`. */
+  preloads(pathname: string): string;
+  /** The app's server entry; null without a server build (the client then renders alone). */
+  render: RenderApp | null;
 }
 
-/** The key of the variants without a page. */
-const NO_PAGE = {};
+export interface AppHtmlRequest {
+  /** The request's URL (path and query string are rendered; the origin is `origin`). */
+  url: URL;
+  /** The public origin, for absolute URLs in the link preview. */
+  origin: string;
+  first: FirstPage;
+  /** The first page's problem when the answer was a definite "no" (for the not-found view). */
+  problem?: Extract<RenderedFirstPage, { problem: unknown }>;
+}
 
-export function createAppHtml(site: Pick<StaticSite, 'index' | 'preloads'>): AppHtml {
-  const template = site.index.body.toString('utf8');
-  const rendered = new WeakMap<StoredPage | typeof NO_PAGE, Map<string, Representation>>();
+export interface AppHtml {
+  render(request: AppHtmlRequest): Promise<Representation>;
+}
+
+const MAX_PAGELESS = 256;
+const MAX_PER_PAGE = 16;
+
+/** JSON inside a `<script type="application/json">`: no `<` at all, so nothing can end it early. */
+function dataBlock(state: unknown): string {
+  const json = JSON.stringify(state).replaceAll('<', '\\u003c');
+  return `<script type="application/json" id="${APP_STATE_ELEMENT_ID}">${json}</script>`;
+}
+
+export function createAppHtml(shell: AppShell, previews: LinkPreviews, logger: Logger): AppHtml {
+  const byPage = new WeakMap<object, Map<string, Representation>>();
+  const pageless = new Map<string, Representation>();
+
+  const build = async (
+    { url, first, problem }: AppHtmlRequest,
+    preview: string,
+  ): Promise<Representation> => {
+    const path = `${url.pathname}${url.search}`;
+    let rendered = { head: '', html: '', state: null as unknown };
+    if (shell.render) {
+      const firstForApp: RenderedFirstPage | undefined =
+        first.kind === 'page'
+          ? { ...first.list, page: JSON.parse(first.page.body.toString('utf8')) as unknown }
+          : problem;
+      try {
+        rendered = await shell.render({ url: path, first: firstForApp });
+      } catch (error) {
+        // The page still works: the client renders the view itself.
+        logger.error({ err: error, path }, 'server rendering failed');
+      }
+    }
+    const head = preview + rendered.head + shell.preloads(url.pathname);
+    const text = (await shell.template(path))
+      .replace(APP_HEAD_PLACEHOLDER, () => head)
+      .replace(APP_HTML_PLACEHOLDER, () => rendered.html)
+      .replace(APP_STATE_PLACEHOLDER, () =>
+        rendered.state === null ? '' : dataBlock(rendered.state),
+      );
+    const body = Buffer.from(text);
+    return { body, etag: etagOf(body), encoded: {} };
+  };
 
   return {
-    render(pathname, initial) {
-      // `/playlist/ID` and `/watch?list=ID` share a page but not their views' code.
-      const links = site.preloads.linksFor(pathname, initial !== undefined);
-      const key = initial?.page ?? NO_PAGE;
-      let byLinks = rendered.get(key);
-      if (byLinks === undefined) {
-        byLinks = new Map();
-        rendered.set(key, byLinks);
+    async render(request) {
+      const preview = previews.headFor(request.url, request.origin, request.first);
+      const key = `${request.url.pathname}${request.url.search}\n${preview}`;
+      const page = request.first.kind === 'page' ? request.first.page : null;
+      const variants = page ? (byPage.get(page) ?? new Map<string, Representation>()) : pageless;
+      const known = variants.get(key);
+      if (known) {
+        // Most recently used last, so the oldest goes first.
+        variants.delete(key);
+        variants.set(key, known);
+        return known;
       }
-      let html = byLinks.get(links);
-      if (html === undefined) {
-        let text = injectPreloads(template, links);
-        if (initial !== undefined)
-          text = injectInitialPage(text, initialPageScript(initial.lookup, initial.page.body));
-        const body = Buffer.from(text);
-        html = { body, etag: etagOf(body), encoded: {} };
-        byLinks.set(links, html);
-      }
+      const html = await build(request, preview);
+      variants.set(key, html);
+      const bound = page ? MAX_PER_PAGE : MAX_PAGELESS;
+      if (variants.size > bound) variants.delete(variants.keys().next().value!);
+      if (page) byPage.set(page, variants);
       return html;
     },
   };

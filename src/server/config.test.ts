@@ -50,7 +50,27 @@ describe('configuration: parsed and checked once', () => {
     });
   });
 
+  it('PUBLIC_URL: an http(s) origin, reduced to its origin; unset or empty means none', () => {
+    expect(readServerConfig({}).publicUrl).toBeUndefined();
+    expect(readServerConfig({ PUBLIC_URL: '' }).publicUrl).toBeUndefined();
+    expect(readServerConfig({ PUBLIC_URL: ' https://Explorer.example.com/ ' }).publicUrl).toBe(
+      'https://explorer.example.com',
+    );
+    expect(readServerConfig({ PUBLIC_URL: 'http://localhost:8080' }).publicUrl).toBe(
+      'http://localhost:8080',
+    );
+    expect(readServerConfig({ PUBLIC_URL: 'https://x.example:443' }).publicUrl).toBe(
+      'https://x.example',
+    );
+  });
+
   it.each([
+    [{ PUBLIC_URL: 'explorer.example.com' }, /PUBLIC_URL is not a URL/],
+    [{ PUBLIC_URL: 'ftp://explorer.example.com' }, /PUBLIC_URL must start with http/],
+    [{ PUBLIC_URL: 'https://u:p@explorer.example.com' }, /PUBLIC_URL must not carry credentials/],
+    [{ PUBLIC_URL: 'https://explorer.example.com/app' }, /PUBLIC_URL must be an origin only/],
+    [{ PUBLIC_URL: 'https://explorer.example.com/?a=1' }, /PUBLIC_URL must be an origin only/],
+    [{ PUBLIC_URL: 'https://explorer.example.com/#top' }, /PUBLIC_URL must be an origin only/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ CATALOGUE_BASE_URL: 'ftp://x', CATALOGUE_API_KEY: 'k', CATALOGUE_API_SECRET: 's' }, /http/],
     [
@@ -68,9 +88,11 @@ describe('configuration: parsed and checked once', () => {
       CATALOGUE_BASE_URL: 'https://api.example.com',
       CATALOGUE_API_KEY: 'key-123',
       CATALOGUE_API_SECRET: 'secret-456',
+      PUBLIC_URL: 'https://explorer.example.com',
     });
     const text = JSON.stringify(describeConfig(config));
     expect(text).toContain('api.example.com');
+    expect(describeConfig(config).publicUrl).toBe('https://explorer.example.com');
     expect(text).not.toContain('key-123');
     expect(text).not.toContain('secret-456');
   });

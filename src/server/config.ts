@@ -26,6 +26,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   STATIC_ROOT: z.string().min(1).default('dist'),
   TRUST_PROXY: flag,
+  PUBLIC_URL: optionalText,
 
   CATALOGUE_BASE_URL: optionalText,
   CATALOGUE_API_KEY: optionalText,
@@ -65,6 +66,8 @@ export interface ServerConfig {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   staticRoot: string;
   trustProxy: boolean;
+  /** The origin of absolute URLs in pages (link previews); unset: each request's own host. */
+  publicUrl: string | undefined;
   upstream: RemoteUpstreamConfig | EmbeddedUpstreamConfig;
   quotaPerHour: number;
   clientRateLimit: { burst: number; perSecond: number };
@@ -96,6 +99,24 @@ function parseBaseUrl(text: string): string {
   if (url.search || url.hash)
     throw new ConfigError('CATALOGUE_BASE_URL must not have a query or fragment');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Parses PUBLIC_URL, where the explorer is reached (e.g. https://explorer.example.com): an
+ * http(s) origin, nothing after it but a slash, since the app's routes start at the root.
+ */
+function parsePublicUrl(text: string): string {
+  const url = URL.parse(text);
+  if (url === null) throw new ConfigError(`PUBLIC_URL is not a URL: "${text}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError('PUBLIC_URL must start with http:// or https://');
+  if (url.username || url.password) throw new ConfigError('PUBLIC_URL must not carry credentials');
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(
+      `PUBLIC_URL must be an origin only (scheme, host and port), e.g. ${url.origin}`,
+    );
+  }
+  return url.origin;
 }
 
 /** Parses an environment (by default this process's) into the server's configuration. */
@@ -149,6 +170,7 @@ export function readServerConfig(
     logLevel: e.LOG_LEVEL,
     staticRoot: e.STATIC_ROOT,
     trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL === undefined ? undefined : parsePublicUrl(e.PUBLIC_URL),
     upstream,
     quotaPerHour: e.CATALOGUE_QUOTA_PER_HOUR,
     clientRateLimit: {
@@ -198,6 +220,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     host: config.host,
     staticRoot: config.staticRoot,
     trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
     upstream,
     quotaPerHour: config.quotaPerHour,
     clientRateLimit: config.clientRateLimit,

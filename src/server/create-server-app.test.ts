@@ -4,12 +4,17 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../shared/endpoints.ts';
+import { demoEntriesSchema } from '../shared/explorer-api.ts';
 import {
-  demoEntriesSchema,
-  INITIAL_PAGE_PLACEHOLDER,
-  initialPageSchema,
-} from '../shared/explorer-api.ts';
+  APP_HEAD_PLACEHOLDER,
+  APP_HTML_PLACEHOLDER,
+  APP_STATE_PLACEHOLDER,
+  type RenderApp,
+} from '../shared/app-render.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../shared/problem.ts';
+import { builtRender, hasServerBuild, stateOf, testShell } from '../test-support/app-shell.ts';
+import { createAppHtml } from './app-html.ts';
+import { createLinkPreviews } from './link-preview.ts';
 import { createClientRateLimit } from './client-rate-limit.ts';
 import { createServerApp, type ServerAppOptions } from './create-server-app.ts';
 import { CONTENT_SECURITY_POLICY } from './http/security-headers.ts';
@@ -50,6 +55,7 @@ const ASSET = '/assets/index-Bx7Qk2aZ.js';
 
 let staticRoot: string;
 let site: StaticSite;
+let render: RenderApp | null;
 let upstream: TestUpstream;
 const logLines: string[] = [];
 const seen: string[] = []; // this test's responses, headers and bodies, checked for credentials
@@ -60,7 +66,7 @@ beforeAll(async () => {
   mkdirSync(join(staticRoot, 'assets'));
   writeFileSync(
     join(staticRoot, 'index.html'),
-    `<!doctype html><html><head><title>Catalogue Explorer</title><script type="module" src="${ASSET}"></script></head><body><div id="root"></div>${INITIAL_PAGE_PLACEHOLDER}</body></html>\n${'<!-- padding -->'.repeat(100)}`,
+    `<!doctype html><html><head>${APP_HEAD_PLACEHOLDER}<script type="module" src="${ASSET}"></script></head><body><div id="root">${APP_HTML_PLACEHOLDER}</div>${APP_STATE_PLACEHOLDER}</body></html>\n${'<!-- padding -->'.repeat(100)}`,
   );
   writeFileSync(
     join(staticRoot, ASSET.slice(1)),
@@ -69,6 +75,7 @@ beforeAll(async () => {
   writeFileSync(join(staticRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(staticRoot, '.env'), `CATALOGUE_API_SECRET=${API_SECRET}`); // dotfiles are never served
   site = loadStaticSite(staticRoot);
+  render = hasServerBuild ? await builtRender() : null;
   await site.ready;
   upstream = await startTestUpstream();
 });
@@ -145,6 +152,11 @@ function setup(options: Setup = {}) {
     cache,
     quota,
     staticSite: site,
+    appHtml: createAppHtml(
+      testShell(render, site.index.body.toString('utf8')),
+      createLinkPreviews({ pageSource }),
+      logger,
+    ),
     logger,
     initialPageWaitMs: 300,
     ...rest,
@@ -685,14 +697,21 @@ describe('to the browser', () => {
 describe('the app', () => {
   it('serves index.html for app routes (never cached) and the same HTML as a 404 elsewhere', async () => {
     const { request } = setup();
-    for (const path of ['/', '/channel/whatever/playlists', '/playlist', '/watch?v=abc']) {
+    for (const path of ['/', '/playlist', '/watch?v=abc']) {
       const { response, text } = await request(path);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(text).toContain('<div id="root">');
     }
-    for (const path of ['/nope', '/playlist/a/b', '/channel/x/shorts', '/favicon.ico']) {
+    // Unknown paths, and a list whose ID cannot be one.
+    for (const path of [
+      '/nope',
+      '/playlist/a/b',
+      '/channel/x/shorts',
+      '/favicon.ico',
+      '/channel/whatever/playlists',
+    ]) {
       const { response, text } = await request(path);
       expect(response.status).toBe(404);
       expect(text).toContain('<div id="root">');
@@ -723,31 +742,49 @@ describe('the app', () => {
     expect((await request('/..%2f..%2fetc%2fpasswd')).response.status).toBe(404);
   });
 
-  it.each([
+  it.skipIf(!hasServerBuild).each([
     [`/playlist/${PLAYLIST}`, 'playlist'],
-    [`/playlist?list=${PLAYLIST}`, 'playlist'],
-    [`/watch?v=dQw4w9WgXcQ&list=${PLAYLIST}&index=2`, 'playlist'],
+    [`/playlist/${PLAYLIST}?index=1`, 'playlist'],
     [`/channel/${CHANNEL}`, 'channel-videos'],
     [`/channel/${CHANNEL}/videos`, 'channel-videos'],
     [`/channel/${CHANNEL}/playlists`, 'channel-playlists'],
-  ] as const)('a deep link %s ships its first page inside the HTML', async (path, endpoint) => {
+  ] as const)(
+    '%s is rendered from its first page, which the HTML carries',
+    async (path, endpoint) => {
+      const { request } = setup();
+      const { response, text } = await request(path, {
+        headers: { 'Accept-Encoding': 'identity' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      for (const placeholder of [APP_HEAD_PLACEHOLDER, APP_HTML_PLACEHOLDER, APP_STATE_PLACEHOLDER])
+        expect(text).not.toContain(placeholder);
+      const block = text.match(/<script type="application\/json" id="app-state">(.*?)<\/script>/s);
+      expect(block).not.toBeNull();
+      expect(block?.[1]).not.toContain('<');
+      const query = stateOf(text)?.queries.find((q) => q.queryKey[1] === endpoint);
+      const page = endpoints[endpoint].pageSchema.parse(query?.state.data?.pages[0]);
+      // The rows are in the markup, one per item of the first page.
+      expect(text.match(/<li [^>]*aria-posinset=/g)?.length).toBe(page.items.length);
+      // Same cache as the API: the app's own request for page 1 is a hit.
+      const id = endpoint === 'playlist' ? PLAYLIST : CHANNEL;
+      expect((await request(api(endpoint, id))).response.headers.get('x-cache')).toBe('hit');
+      expect(upstream.hits()).toBe(1);
+      // A data block cannot close the script element, whatever the titles say.
+      expect(text.match(/<\/script>/g)).toHaveLength(2);
+    },
+  );
+
+  it.each([
+    [`/playlist?list=${PLAYLIST}`, `/playlist/${PLAYLIST}`],
+    [`/watch?v=dQw4w9WgXcQ&list=${PLAYLIST}&index=2`, `/playlist/${PLAYLIST}?index=2`],
+    [`/watch?v=dQw4w9WgXcQ&list=${PLAYLIST}`, `/playlist/${PLAYLIST}?v=dQw4w9WgXcQ`],
+  ])('the platform’s own link %s redirects to the playlist’s own path', async (path, own) => {
     const { request } = setup();
-    const { response, text } = await request(path, { headers: { 'Accept-Encoding': 'identity' } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-cache');
-    expect(text).not.toContain(INITIAL_PAGE_PLACEHOLDER);
-    const match = text.match(/<script type="application\/json" id="initial-page">(.*?)<\/script>/s);
-    expect(match).not.toBeNull();
-    expect(match?.[1]).not.toContain('<');
-    const block = initialPageSchema.parse(JSON.parse(match?.[1] ?? ''));
-    expect(block.endpoint).toBe(endpoint);
-    expect(endpoints[endpoint].pageSchema.parse(block.page)).toBeTruthy();
-    // Same cache as the API: the app's own request for page 1 is a hit.
-    const id = endpoint === 'playlist' ? PLAYLIST : CHANNEL;
-    expect((await request(api(endpoint, id))).response.headers.get('x-cache')).toBe('hit');
-    expect(upstream.hits()).toBe(1);
-    // A data block cannot close the script element, whatever the titles say.
-    expect(text.match(/<\/script>/g)).toHaveLength(2);
+    const { response } = await request(path);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(own);
+    expect(upstream.hits()).toBe(0);
   });
 
   it('the HTML with a page is compressed when accepted', async () => {
@@ -758,23 +795,26 @@ describe('the app', () => {
     expect(brotliDecompressSync(br.body).toString()).toBe(plain.text);
   });
 
-  it('without a page when the upstream fails, is slow, or the ID is invalid', async () => {
+  it('without a page when the upstream fails or is slow; not found for an invalid ID', async () => {
     const { request } = setup();
+    const noPage = (text: string) =>
+      expect(stateOf(text)?.queries.filter((q) => q.state.data !== undefined) ?? []).toEqual([]);
     upstream.queue(json(500, ''));
     let result = await request(`/playlist/${PLAYLIST}`);
     expect(result.response.status).toBe(200);
-    expect(result.text).not.toContain('id="initial-page"');
+    noPage(result.text);
 
     upstream.queue(hang);
     const started = Date.now();
     result = await request(`/channel/${CHANNEL}`);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(result.response.status).toBe(200);
-    expect(result.text).not.toContain('id="initial-page"');
+    noPage(result.text);
 
     upstream.requests.length = 0;
     result = await request('/playlist/not-an-id');
-    expect(result.response.status).toBe(200);
+    expect(result.response.status).toBe(404);
+    noPage(result.text);
     expect(upstream.hits()).toBe(0);
   });
 

@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import { endpointNames, endpoints } from '../shared/endpoints.ts';
 import { DEMO_ENTRIES_PATH, type DemoEntry } from '../shared/explorer-api.ts';
 import type { AppEnv } from './app-env.ts';
-import { createAppHtml } from './app-html.ts';
+import type { AppHtml } from './app-html.ts';
 import { internalError } from './middleware/internal-error.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { requestLog } from './middleware/request-log.ts';
 import type { PageSource } from './page-source.ts';
+import { publicOrigin } from './link-preview.ts';
 import { appPages } from './routes/app-pages.ts';
 import { builtFiles } from './routes/built-files.ts';
 import { demoEntries } from './routes/demo-entries.ts';
@@ -27,8 +28,12 @@ import { THUMBNAIL_PREFIX, type ThumbnailProxy } from './thumbnail-proxy.ts';
 export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping'> {
   /** Every page, for the API and the HTML alike (page-source.ts). */
   pageSource: PageSource;
-  /** The built app; null when something else serves it (`npm run dev`). */
+  /** The built app's files; null when something else serves them (`npm run dev`). */
   staticSite: StaticSite | null;
+  /** The app's pages, rendered on the server; null: no pages (an API-only server). */
+  appHtml: AppHtml | null;
+  /** The public origin of absolute URLs (link previews); unset: the request's own. */
+  publicUrl?: string;
   /** Only with the embedded catalogue. */
   thumbnails?: ThumbnailProxy | null;
   /** `GET /api/demo`; null (404) unless the upstream is the embedded catalogue. */
@@ -49,6 +54,8 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     quota,
     cache,
     staticSite,
+    appHtml,
+    publicUrl,
     logger,
     trustProxy = false,
     initialPageWaitMs = 1000,
@@ -73,10 +80,11 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     '*',
     builtFiles(staticSite),
     appPages({
-      appHtml: staticSite === null ? null : createAppHtml(staticSite),
+      appHtml,
       pageSource,
       trustProxy,
       initialPageWaitMs,
+      originOf: (c) => publicOrigin(c.req.raw, { publicUrl, trustProxy }),
     }),
   );
 

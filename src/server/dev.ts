@@ -1,33 +1,48 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createServer as createViteServer } from 'vite';
+import { SERVER_ENTRY_MODULE, type RenderApp } from '../shared/app-render.ts';
+import type { AppShell } from './app-html.ts';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
-// `npm run dev`: Vite's dev server with hot reload for the app, and the very same explorer app
-// (upstream, cache, quota, errors) for the API, on one origin. Vite runs in middleware mode inside
-// our HTTP server and gets every request that is not the explorer's. Two differences from `npm
-// start`: Vite serves index.html (so no initial-page block and no 404 status for unknown routes),
-// and Vite's responses carry no CSP (its dev client injects inline scripts).
-
-const EXPLORER_PATHS = /^\/(?:api|thumbnails)(?:[/?]|$)|^\/(?:healthz|readyz)(?:\?|$)/;
+// `npm run dev`: the very same explorer (upstream, cache, quota, errors, server rendering) with
+// Vite's dev server inside it, in middleware mode, for the app's modules and hot reload. Vite
+// answers what it knows (source modules, its client, public files); everything else, the app's
+// pages among them, goes to the explorer, which renders pages with the app's server entry as
+// Vite loads it from source. One difference from `npm start`: pages carry no CSP, since Vite's
+// dev client injects inline scripts.
 
 const config = loadServerConfigOrExit();
-
 const logger = createLogger(config.logLevel);
 logger.info({ config: describeConfig(config) }, 'starting (dev)');
-const explorer = await startExplorer(config, logger, { serveStatic: false });
-const explorerListener = getRequestListener(explorer.app.fetch);
 
 const server = createServer();
 const vite = await createViteServer({
   server: { middlewareMode: { server }, host: config.host },
-  appType: 'spa',
+  appType: 'custom',
 });
+
+const devShell: AppShell = {
+  template: (url) => vite.transformIndexHtml(url, readFileSync('index.html', 'utf8')),
+  preloads: () => '',
+  render: async (request) => {
+    const entry = (await vite.ssrLoadModule(`/${SERVER_ENTRY_MODULE}`)) as { render: RenderApp };
+    return entry.render(request);
+  },
+};
+const explorer = await startExplorer(config, logger, { devShell });
+const explorerListener = getRequestListener(async (request) => {
+  const response = await explorer.app.fetch(request);
+  if (response.headers.get('Content-Type')?.startsWith('text/html'))
+    response.headers.delete('Content-Security-Policy');
+  return response;
+});
+
 server.on('request', (req, res) => {
-  if (EXPLORER_PATHS.test(req.url ?? '/')) void explorerListener(req, res);
-  else vite.middlewares(req, res);
+  vite.middlewares(req, res, () => void explorerListener(req, res));
 });
 server.listen(config.port, config.host, () => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

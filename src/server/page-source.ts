@@ -5,7 +5,7 @@ import type { Encoding } from './http/compression.ts';
 import { encodeOnce, etagOf, type Representation } from './http/representation.ts';
 import type { RequestCoalescer } from './request-coalescer.ts';
 import type { ResponseCache } from './response-cache.ts';
-import type { UpstreamClient } from './upstream-client.ts';
+import type { AnyPage, UpstreamClient } from './upstream-client.ts';
 import { problemFor, type FailureProblem } from './upstream-failure.ts';
 import type { Lookup } from './validate-lookup.ts';
 
@@ -65,6 +65,12 @@ export interface PageSourceOptions {
   staleMs?: number;
   /** How long a 400/404 from the upstream is repeated without asking again. */
   refusalMs?: number;
+  /**
+   * Told about every page that arrives from the upstream, with the data the upstream client's
+   * schema check parsed (so nothing parses it twice): e.g. the channel-title index. Pages
+   * served from the cache were told about when they arrived. A hook that throws is ignored.
+   */
+  onPage?: (lookup: Lookup, page: AnyPage) => void;
   now?: () => number;
 }
 
@@ -72,6 +78,11 @@ export interface PageSource {
   get(lookup: Lookup, client: string): Promise<PageAnswer>;
   /** The page's body in `encoding`, compressed once and kept with the cached page. */
   encode(lookup: Lookup, page: StoredPage, encoding: Encoding): Promise<Buffer>;
+  /**
+   * The page the cache holds for `lookup`, fresh or still servable stale, or undefined: a read
+   * that never asks the upstream, never waits and spends nobody's allowance (link previews).
+   */
+  peek(lookup: Lookup): StoredPage | undefined;
 }
 
 /**
@@ -94,6 +105,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     clientRateLimit,
     staleMs = 24 * 3600_000,
     refusalMs = 60_000,
+    onPage,
     now = Date.now,
   } = options;
   const freshMs = { ...DEFAULT_FRESH_MS, ...options.freshMs };
@@ -118,6 +130,11 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         encodedBytes: 0,
       };
       cache.set(key, page, page.body.length);
+      try {
+        onPage?.(lookup, result.page);
+      } catch {
+        // An index fed on the side must never cost the reader the page.
+      }
       return { kind: 'page', page, cache: 'miss', upstreamStatus: 200, attempts };
     }
     const upstreamStatus = result.failure.upstreamStatus;
@@ -176,6 +193,11 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         };
       }
       return coalescer.start(key, () => fetchAndStore(lookup, key, previous));
+    },
+
+    peek(lookup) {
+      const stored = cache.get(cacheKey(lookup));
+      return stored?.kind === 'page' && stored.staleUntil > now() ? stored : undefined;
     },
 
     encode(lookup, page, encoding) {

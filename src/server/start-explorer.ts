@@ -1,8 +1,12 @@
 import type { Logger } from 'pino';
 import { DEMO_ENTRIES } from '../catalogue/demo-fixtures.ts';
+import { createChannelTitles } from './channel-titles.ts';
 import { createClientRateLimit } from './client-rate-limit.ts';
 import type { ServerConfig } from './config.ts';
+import { createAppHtml, type AppShell } from './app-html.ts';
+import { loadBuiltShell } from './app-shell.ts';
 import { createServerApp } from './create-server-app.ts';
+import { createLinkPreviews } from './link-preview.ts';
 import { createPageSource, type PageAnswer, type PageCacheEntry } from './page-source.ts';
 import { createQuotaGuard } from './quota-guard.ts';
 import { createRequestCoalescer } from './request-coalescer.ts';
@@ -29,7 +33,7 @@ export interface Explorer {
 export async function startExplorer(
   config: ServerConfig,
   logger: Logger,
-  options: { serveStatic?: boolean } = {},
+  options: { devShell?: AppShell } = {},
 ): Promise<Explorer> {
   const { baseUrl, apiKey, apiSecret, catalogue } = await resolveUpstreamTarget(
     config.upstream,
@@ -47,7 +51,7 @@ export async function startExplorer(
   });
   const thumbnails = catalogue === null ? null : createThumbnailProxy({ baseUrl: catalogue.url });
   const staticSite =
-    options.serveStatic === false
+    options.devShell !== undefined
       ? null
       : loadStaticSite(config.staticRoot, {
           onMissingBuild: () =>
@@ -58,12 +62,24 @@ export async function startExplorer(
         });
 
   const cache = createResponseCache<PageCacheEntry>({ maxBytes: config.cacheMaxBytes });
+  const channelTitles = createChannelTitles();
   const pageSource = createPageSource({
     upstream,
     cache,
     coalescer: createRequestCoalescer<PageAnswer>(),
     clientRateLimit: createClientRateLimit(config.clientRateLimit),
+    // Channel names for link previews, from every page that passes, API lookups included.
+    onPage: channelTitles.learnFromPage,
   });
+
+  const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
+  const appHtml =
+    shell &&
+    createAppHtml(
+      shell,
+      createLinkPreviews({ pageSource, channelTitles }),
+      logger.child({ component: 'ssr' }),
+    );
 
   let stopping = false;
   const app = createServerApp({
@@ -72,6 +88,8 @@ export async function startExplorer(
     cache,
     quota,
     staticSite,
+    appHtml,
+    publicUrl: config.publicUrl,
     thumbnails,
     demoEntries: catalogue === null ? null : DEMO_ENTRIES,
     logger,

@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INITIAL_PAGE_PLACEHOLDER } from '../shared/explorer-api.ts';
+import {
+  APP_HEAD_PLACEHOLDER,
+  APP_HTML_PLACEHOLDER,
+  APP_STATE_PLACEHOLDER,
+} from '../shared/app-render.ts';
 import { IMMUTABLE, loadStaticSite, REVALIDATE } from './static-files.ts';
 
 const built = existsSync(join('dist', 'index.html'));
@@ -13,12 +17,12 @@ describe('static files', () => {
     expect(warned).toBe(true);
     expect(site.files.size).toBe(0);
     expect(site.index.body.toString()).toContain('npm run build');
-    expect(site.index.body.toString()).toContain(INITIAL_PAGE_PLACEHOLDER);
+    expect(site.index.body.toString()).toContain(APP_HEAD_PLACEHOLDER);
   });
 
   // The CSP allows no inline script or style, so the build must need none.
   it.skipIf(!built)(
-    'the Vite build needs no inline script or style, and has the placeholder',
+    'the Vite build needs no inline script or style, and has the placeholders',
     async () => {
       const html = readFileSync(join('dist', 'index.html'), 'utf8');
       for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
@@ -26,7 +30,8 @@ describe('static files', () => {
       expect(html).not.toMatch(/<style\b/);
       expect(html).not.toMatch(/\sstyle=/);
       expect(html).not.toMatch(/\son[a-z]+=/);
-      expect(html).toContain(INITIAL_PAGE_PLACEHOLDER);
+      for (const placeholder of [APP_HEAD_PLACEHOLDER, APP_HTML_PLACEHOLDER, APP_STATE_PLACEHOLDER])
+        expect(html).toContain(placeholder);
 
       const site = loadStaticSite('dist');
       await site.ready;

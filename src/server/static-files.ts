@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { compress, COMPRESS_MIN_BYTES, isCompressible, type Encoding } from './http/compression.ts';
 import { etagOf } from './http/representation.ts';
+import { APP_HEAD_PLACEHOLDER } from '../shared/app-render.ts';
 import { readViewPreloads, type ViewPreloads } from './view-preloads.ts';
 
 // The built app (`dist/`, made by `vite build`), as the explorer serves it. The build is
@@ -60,8 +61,8 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
 /** When there is no build yet (`npm run dev` serves the app itself; tests may not build). */
-const NO_BUILD_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Catalogue Explorer</title></head>
-<body><p>The app has not been built. Run <code>npm run build</code> (or <code>npm start</code>), or <code>npm run dev</code>.</p><!--initial-page--></body></html>`;
+const NO_BUILD_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">${APP_HEAD_PLACEHOLDER}</head>
+<body><p>The app has not been built. Run <code>npm run build</code> (or <code>npm start</code>), or <code>npm run dev</code>.</p></body></html>`;
 
 function makeFile(body: Buffer, urlPath: string): StaticFile {
   return {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { endpoints } from '../shared/endpoints.ts';
+import { endpoints, type EndpointName, type EndpointPage } from '../shared/endpoints.ts';
 import type { QuotaGuard } from './quota-guard.ts';
 import {
   bodyTooLarge,
@@ -25,8 +25,21 @@ import type { Lookup } from './validate-lookup.ts';
 // "Spec §N" in the server's comments is a section of docs/catalogue-api.md, the interface the
 // catalogue implements.
 
+/** A page of any endpoint, as the shared schemas parse it. */
+export type AnyPage = EndpointPage<EndpointName>;
+
 export type UpstreamResult =
-  | { ok: true; upstreamStatus: 200; body: Buffer; attempts: number }
+  | {
+      ok: true;
+      upstreamStatus: 200;
+      body: Buffer;
+      /**
+       * The body as the schema check parsed it (unknown fields dropped), so that whoever needs
+       * the data of a fresh page (the channel-title index) does not parse it a second time.
+       */
+      page: AnyPage;
+      attempts: number;
+    }
   | { ok: false; failure: UpstreamFailure; attempts: number };
 
 export interface UpstreamHealth {
@@ -87,18 +100,22 @@ async function readBody(body: AsyncIterable<Buffer>, maxBytes: number): Promise<
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
 }
 
-/** Checks a 200 body: JSON, the endpoint's page schema, and `info` on a first playlist page. */
-export function checkPage(lookup: Lookup, body: Buffer): string | null {
+/** Parses and checks a 200 body: JSON, the endpoint's page schema, `info` on a first playlist page. */
+export function parsePage(
+  lookup: Lookup,
+  body: Buffer,
+): { ok: true; page: AnyPage } | { ok: false; reason: string } {
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
   } catch {
-    return 'the body is not JSON';
+    return { ok: false, reason: 'the body is not JSON' };
   }
   const parsed = endpoints[lookup.endpoint].pageSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return `the page does not match the spec (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'schema'})`;
+    const reason = `the page does not match the spec (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'schema'})`;
+    return { ok: false, reason };
   }
   // Spec §4.1: the first page (no continuation) carries `info`; the app needs it for the header.
   if (
@@ -106,9 +123,9 @@ export function checkPage(lookup: Lookup, body: Buffer): string | null {
     lookup.continuation === undefined &&
     !('info' in parsed.data && parsed.data.info)
   ) {
-    return 'the first playlist page has no `info`';
+    return { ok: false, reason: 'the first playlist page has no `info`' };
   }
-  return null;
+  return { ok: true, page: parsed.data };
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -144,7 +161,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     lastFailureAt: null,
   };
 
-  type Attempt = { ok: true; body: Buffer } | ({ ok: false } & ClassifiedFailure);
+  type Attempt = { ok: true; body: Buffer; page: AnyPage } | ({ ok: false } & ClassifiedFailure);
   const failed = (classified: ClassifiedFailure): Attempt => ({ ok: false, ...classified });
 
   async function attempt(lookup: Lookup, signal: AbortSignal): Promise<Attempt> {
@@ -175,14 +192,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (status !== 200)
       return failed(failureOfStatus(status, body, response.headers['retry-after']));
 
-    const problemWithPage = checkPage(lookup, body);
-    if (problemWithPage !== null) {
+    const checked = parsePage(lookup, body);
+    if (!checked.ok) {
       return failed({
-        failure: { kind: 'bad_response', upstreamStatus: 200, reason: problemWithPage },
+        failure: { kind: 'bad_response', upstreamStatus: 200, reason: checked.reason },
         retryable: false,
       });
     }
-    return { ok: true, body };
+    return { ok: true, body, page: checked.page };
   }
 
   function record(lookup: Lookup, failure: UpstreamFailure, attempts: number) {
@@ -248,7 +265,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         if (last.ok) {
           health.credentialsRejected = false;
           health.lastSuccessAt = Date.now();
-          return { ok: true, upstreamStatus: 200, body: last.body, attempts };
+          return { ok: true, upstreamStatus: 200, body: last.body, page: last.page, attempts };
         }
         if (!last.retryable || retry === retries) break;
         const backoff = backoffMs * 2 ** retry * (0.5 + random());

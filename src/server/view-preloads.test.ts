@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createViewPreloads, injectPreloads } from './view-preloads.ts';
+import { createViewPreloads } from './view-preloads.ts';
 
 // A manifest shaped like Vite's: the entry's own chunks are named by index.html already, so
 // only what the view adds is preloaded, each file once.
@@ -14,7 +14,6 @@ const manifest = {
   },
   'src/app/routes/platform-link-route.tsx': { file: 'assets/platform-link-1.js' },
   'src/app/routes/channel-routes.tsx': { file: 'assets/channel-1.js', imports: ['_zod-1.js'] },
-  'src/app/api/initial-page.ts': { file: 'assets/initial-page-1.js', imports: ['_zod-1.js'] },
 };
 
 const hrefs = (links: string) => [...links.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
@@ -23,29 +22,26 @@ describe('view preloads (a deep link names its view’s chunks in the HTML)', ()
   const preloads = createViewPreloads(manifest);
 
   it('names the view and its imports beyond the entry’s, each once', () => {
-    expect(hrefs(preloads.linksFor('/playlist/PLx', false))).toEqual([
+    expect(hrefs(preloads.linksFor('/playlist/PLx'))).toEqual([
       '/assets/playlist-route-1.js',
       '/assets/queries-1.js',
       '/assets/zod-1.js',
     ]);
-    expect(preloads.linksFor('/channel/UCx/playlists', false)).toContain(
+    expect(preloads.linksFor('/channel/UCx/playlists')).toContain(
       '<link rel="modulepreload" crossorigin href="/assets/channel-1.js">',
     );
   });
 
-  it('adds the initial-page reader when the HTML carries a page, and both views for platform links', () => {
-    expect(hrefs(preloads.linksFor('/watch', true))).toEqual([
-      '/assets/initial-page-1.js',
-      '/assets/zod-1.js',
+  it('names both views for the platform’s own links', () => {
+    expect(hrefs(preloads.linksFor('/watch'))).toEqual([
       '/assets/platform-link-1.js',
       '/assets/playlist-route-1.js',
       '/assets/queries-1.js',
+      '/assets/zod-1.js',
     ]);
   });
 
   it('names nothing for paths that are no view', () => {
-    expect(preloads.linksFor('/nope/at/all', false)).toBe('');
-    expect(injectPreloads('<head></head>', '')).toBe('<head></head>');
-    expect(injectPreloads('<head><x></head>', '<y>')).toBe('<head><x><y></head>');
+    expect(preloads.linksFor('/nope/at/all')).toBe('');
   });
 });

@@ -19,9 +19,6 @@ const manifestSchema = z.record(
 );
 type Manifest = z.infer<typeof manifestSchema>;
 
-/** The module that reads a first page shipped in the HTML (src/app/main.tsx imports it). */
-export const INITIAL_PAGE_MODULE = 'src/app/api/initial-page.ts';
-
 /** Every file `key` needs, itself first, in manifest order, without repeats. */
 function filesOf(manifest: Manifest, key: string, seen: Set<string>, out: string[]): void {
   if (seen.has(key)) return;
@@ -34,7 +31,7 @@ function filesOf(manifest: Manifest, key: string, seen: Set<string>, out: string
 
 export interface ViewPreloads {
   /** The `<link rel="modulepreload">` tags a path's view needs beyond the entry's own. */
-  linksFor(pathname: string, withInitialPage: boolean): string;
+  linksFor(pathname: string): string;
 }
 
 export function createViewPreloads(manifest: Manifest): ViewPreloads {
@@ -57,9 +54,8 @@ export function createViewPreloads(manifest: Manifest): ViewPreloads {
       .join('');
   };
   return {
-    linksFor(pathname, withInitialPage) {
+    linksFor(pathname) {
       const modules = viewsForPath(pathname).map((view) => VIEW_MODULES[view]);
-      if (withInitialPage) modules.unshift(INITIAL_PAGE_MODULE);
       const key = modules.join(' ');
       let links = cache.get(key);
       if (links === undefined) {
@@ -76,10 +72,4 @@ export function readViewPreloads(distDir: string): ViewPreloads {
   const path = join(distDir, '.vite', 'manifest.json');
   if (!existsSync(path)) return { linksFor: () => '' };
   return createViewPreloads(manifestSchema.parse(JSON.parse(readFileSync(path, 'utf8'))));
-}
-
-/** Puts the links at the end of the head, after the entry's own. */
-export function injectPreloads(html: string, links: string): string {
-  if (links === '') return html;
-  return html.replace('</head>', () => `${links}</head>`);
 }

@@ -97,11 +97,11 @@ export interface ListLookup {
 }
 
 /**
- * The list whose first page a URL shows, if its ID has the right shape: the playlist of
- * `/playlist/:id`, `/playlist?list=` and `/watch?list=`, a channel's videos for
- * `/channel/:id[/videos]` and its playlists for `/channel/:id/playlists`.
+ * The list a URL asks for, whatever the shape of its ID: the playlist of `/playlist/:id`,
+ * `/playlist?list=` and `/watch?list=`, a channel's videos for `/channel/:id[/videos]` and its
+ * playlists for `/channel/:id/playlists`. Null for a view without a list, or no ID at all.
  */
-export function listForUrl(pathname: string, search: URLSearchParams): ListLookup | null {
+export function requestedList(pathname: string, search: URLSearchParams): ListLookup | null {
   const match = matchAppRoute(pathname);
   if (!match) return null;
   const lookup = ((): { endpoint: EndpointName; id: string | null | undefined } | null => {
@@ -120,9 +120,36 @@ export function listForUrl(pathname: string, search: URLSearchParams): ListLooku
         return null;
     }
   })();
-  if (!lookup || typeof lookup.id !== 'string') return null;
-  const pattern = lookup.endpoint === 'playlist' ? PLAYLIST_ID_PATTERN : CHANNEL_ID_PATTERN;
-  return pattern.test(lookup.id) ? { endpoint: lookup.endpoint, id: lookup.id } : null;
+  if (!lookup || typeof lookup.id !== 'string' || lookup.id === '') return null;
+  return { endpoint: lookup.endpoint, id: lookup.id };
+}
+
+/** The list whose first page a URL shows: `requestedList`, when its ID has the right shape. */
+export function listForUrl(pathname: string, search: URLSearchParams): ListLookup | null {
+  const list = requestedList(pathname, search);
+  if (!list) return null;
+  const pattern = list.endpoint === 'playlist' ? PLAYLIST_ID_PATTERN : CHANNEL_ID_PATTERN;
+  return pattern.test(list.id) ? list : null;
+}
+
+/** A 1-based position from `index=`; anything else is ignored rather than refused. */
+export function readIndex(value: string | null): number | undefined {
+  if (value === null || !/^\d{1,6}$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= 1 ? n : undefined;
+}
+
+/**
+ * The explorer's own path for one of the platform's URL forms that names a playlist
+ * (`/playlist?list=ID`, `/watch?v=VIDEO&list=ID[&index=N]`), or null for any other URL.
+ */
+export function platformLinkPath(pathname: string, search: URLSearchParams): string | null {
+  const route = matchAppRoute(pathname)?.route;
+  if (route !== 'platformPlaylist' && route !== 'platformWatch') return null;
+  const list = listForUrl(pathname, search);
+  if (!list) return null;
+  const videoId = route === 'platformWatch' ? (search.get('v') ?? undefined) : undefined;
+  return playlistPath(list.id, { index: readIndex(search.get('index')), videoId });
 }
 
 // Path builders: every link the app makes goes through one of these.

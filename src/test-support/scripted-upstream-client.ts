@@ -1,4 +1,4 @@
-import type { UpstreamClient, UpstreamResult } from '../server/upstream-client.ts';
+import type { AnyPage, UpstreamClient, UpstreamResult } from '../server/upstream-client.ts';
 import type { UpstreamFailure } from '../server/upstream-failure.ts';
 import type { Lookup } from '../server/validate-lookup.ts';
 
@@ -12,11 +12,19 @@ export interface ScriptedUpstreamClient extends Pick<UpstreamClient, 'fetchPage'
   calls: Lookup[];
 }
 
-/** A page from the upstream, its body `body`. */
-export const upstreamPage = (body: string, attempts = 1): UpstreamResult => ({
+/**
+ * A page from the upstream, its body `body`; `page` stands for what the schema check parsed
+ * (an empty page unless the test needs the data).
+ */
+export const upstreamPage = (
+  body: string,
+  attempts = 1,
+  page: AnyPage = { items: [], continuation: null },
+): UpstreamResult => ({
   ok: true,
   upstreamStatus: 200,
   body: Buffer.from(body),
+  page,
   attempts,
 });
 

@@ -125,6 +125,27 @@ export function json(
 export const validPage: Behaviour = (req, res) =>
   json(200, validPageFor(new URL(req.url ?? '/', 'http://x')))(req, res);
 
+/**
+ * Answers each lookup with the page `pageFor` gives for its URL (read `id` and `continuation`
+ * from its query), or, when it gives undefined, with the 404 problem the catalogue sends for
+ * an unknown playlist or channel (spec §2.2): for tests that need pages of their own making.
+ */
+export function pagesFrom(pageFor: (url: URL) => object | undefined): Behaviour {
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const page = pageFor(url);
+    if (page !== undefined) return json(200, page)(req, res);
+    const code = url.pathname.endsWith('/playlist') ? 'playlist_not_found' : 'channel_not_found';
+    return json(404, {
+      type: `https://catalogue-explorer.dev/problems/${code.replaceAll('_', '-')}`,
+      title: 'Not Found',
+      status: 404,
+      detail: `Nothing has the ID ${url.searchParams.get('id') ?? ''}.`,
+      code,
+    })(req, res);
+  };
+}
+
 /** Waits until `release()` before answering with `then`: holds a request in flight. */
 export function gate(then: Behaviour = validPage): {
   behaviour: Behaviour;

@@ -56,3 +56,26 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
+
+/**
+ * An ApiError back from its JSON form: errors in a dehydrated query cache (a server-rendered
+ * not-found view) arrive as plain objects, and the views explain only ApiErrors.
+ */
+export function reviveApiError(raw: unknown): ApiError | null {
+  if (raw instanceof ApiError) return raw;
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { kind, message, status, problem, retryAfter } = raw as Record<string, unknown>;
+  if (kind !== 'http' && kind !== 'network' && kind !== 'malformed') return null;
+  // The server wrote it from a checked problem document; a shape check is enough, and keeps
+  // the schemas out of the entry chunk.
+  const isProblem =
+    typeof problem === 'object' &&
+    problem !== null &&
+    typeof (problem as Problem).code === 'string' &&
+    typeof (problem as Problem).title === 'string';
+  return new ApiError(kind, typeof message === 'string' ? message : 'Request failed', {
+    status: typeof status === 'number' ? status : undefined,
+    problem: isProblem ? (problem as Problem) : null,
+    retryAfter: typeof retryAfter === 'number' ? retryAfter : null,
+  });
+}

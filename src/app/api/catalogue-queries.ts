@@ -16,14 +16,18 @@ const catalogueKeys = {
 };
 
 /**
- * What the app learns from a page besides its rows, whether fetched or shipped in the HTML:
+ * What the app learns from a page besides its rows, whether fetched or rendered by the server:
  * playlist pages name channels, so their titles are remembered for the channel views.
  */
 const onPage: { [E in EndpointName]?: (page: EndpointPage<E>) => void } = {
   playlist: rememberPlaylistPageChannels,
 };
+const noted = new WeakSet<object>();
 
+/** Learns from `page` once, however often a list's pages are looked at. */
 export function notePage<E extends EndpointName>(endpoint: E, page: EndpointPage<E>): void {
+  if (noted.has(page)) return;
+  noted.add(page);
   onPage[endpoint]?.(page);
 }
 
@@ -34,9 +38,7 @@ export function pagesOptions<E extends EndpointName>(endpoint: E, id: string) {
   return infiniteQueryOptions({
     queryKey: catalogueKeys.pages(endpoint, id),
     queryFn: async ({ pageParam, signal }) => {
-      const page = await fetchPage(endpoint, id, pageParam, signal);
-      notePage(endpoint, page);
-      return page;
+      return fetchPage(endpoint, id, pageParam, signal);
     },
     initialPageParam: firstPage,
     getNextPageParam: (last, _pages, _lastParam, params) =>

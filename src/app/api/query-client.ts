@@ -15,6 +15,9 @@ export function createQueryClient(): QueryClient {
         gcTime: 30 * 60_000,
         refetchOnWindowFocus: false,
         refetchOnReconnect: false,
+        // A failed list says so and offers Retry; coming back to it (or hydrating a
+        // server-rendered not-found view) shows the same answer rather than asking again.
+        retryOnMount: false,
         retry: (failureCount, error) => {
           // 4xx (not found, bad ID, rate limited) gives the same answer again.
           if (error instanceof ApiError && error.isClientError) return false;

@@ -4,23 +4,26 @@ import { playlistPath } from '../../shared/app-routes.ts';
 import type { ChannelPlaylist } from '../../shared/catalogue-schema.ts';
 import { plural } from '../lib/format.ts';
 import { ROW_TITLE_LINK, ThumbnailRow } from './row-layout.tsx';
+import type { RowSize } from './window-list.tsx';
 
-export const CHANNEL_PLAYLIST_ROW_HEIGHT = { narrow: 84, wide: 112 } as const;
+export const CHANNEL_PLAYLIST_ROW_SIZE: RowSize = {
+  narrow: 84,
+  wide: 112,
+  className: 'h-21 sm:h-28',
+};
 const THUMB_WIDTH = { narrow: 112, wide: 160 } as const;
 
 /** A channel's playlist; it opens the explorer's own playlist view. */
 // Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
 export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
   playlist,
-  wide,
 }: {
   playlist: ChannelPlaylist;
-  wide: boolean;
 }) {
   return (
     <ThumbnailRow
       thumbnails={playlist.thumbnails}
-      thumbWidth={THUMB_WIDTH[wide ? 'wide' : 'narrow']}
+      thumbWidth={THUMB_WIDTH}
       thumbClassName="w-28 sm:w-40"
     >
       <Link to={playlistPath(playlist.id)} className={ROW_TITLE_LINK}>

@@ -5,22 +5,21 @@ import { watchUrl } from '../lib/platform-links.ts';
 import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
 import { ROW_TITLE_LINK, ThumbnailRow } from './row-layout.tsx';
+import type { RowSize } from './window-list.tsx';
 
-export const CHANNEL_VIDEO_ROW_HEIGHT = { narrow: 96, wide: 128 } as const;
+export const CHANNEL_VIDEO_ROW_SIZE: RowSize = {
+  narrow: 96,
+  wide: 128,
+  className: 'h-24 sm:h-32',
+};
 const THUMB_WIDTH = { narrow: 112, wide: 192 } as const;
 
 // Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
-export const ChannelVideoRow = memo(function ChannelVideoRow({
-  video,
-  wide,
-}: {
-  video: ChannelVideo;
-  wide: boolean;
-}) {
+export const ChannelVideoRow = memo(function ChannelVideoRow({ video }: { video: ChannelVideo }) {
   return (
     <ThumbnailRow
       thumbnails={video.thumbnails}
-      thumbWidth={THUMB_WIDTH[wide ? 'wide' : 'narrow']}
+      thumbWidth={THUMB_WIDTH}
       thumbClassName="w-28 sm:w-48"
       badge={<DurationBadge seconds={video.duration} />}
     >

@@ -8,11 +8,12 @@ import { formatWait, type ProblemText } from '../lib/problem-text.ts';
 
 export function SkeletonRows({
   count = 8,
-  rowHeight,
+  rowClassName,
   label,
 }: {
   count?: number;
-  rowHeight: number;
+  /** The rows' heights, as classes (the markup is the same on every screen and on the server). */
+  rowClassName: string;
   label: string;
 }) {
   return (
@@ -22,7 +23,7 @@ export function SkeletonRows({
       </p>
       <div aria-hidden="true">
         {Array.from({ length: count }, (_, i) => (
-          <div key={i} className="flex items-center gap-3 px-2" style={{ height: rowHeight }}>
+          <div key={i} className={`flex items-center gap-3 px-2 ${rowClassName}`}>
             <div className="aspect-video w-28 shrink-0 animate-pulse rounded-lg bg-zinc-200 sm:w-40 dark:bg-zinc-800" />
             <div className="flex-1 space-y-2">
               <div className="h-4 w-3/4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />

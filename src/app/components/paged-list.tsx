@@ -1,13 +1,13 @@
 import type { ReactNode, Ref } from 'react';
 import type { PagedListState } from '../hooks/use-paged-list.ts';
 import { EmptyState, ListFooter, ProblemView, SkeletonRows } from './list-states.tsx';
-import { WindowList, type WindowListHandle } from './window-list.tsx';
+import { WindowList, type RowSize, type WindowListHandle } from './window-list.tsx';
 
 interface PagedListProps {
   list: PagedListState;
   /** The list's accessible name. */
   label: string;
-  rowHeight: number;
+  rowSize: RowSize;
   renderRow: (position: number) => ReactNode;
   /** Announced while the first page loads. */
   loadingText: string;
@@ -33,7 +33,7 @@ interface PagedListProps {
 export function PagedList({
   list,
   label,
-  rowHeight,
+  rowSize,
   renderRow,
   loadingText,
   emptyText,
@@ -61,7 +61,7 @@ export function PagedList({
     return (
       <>
         {pendingHeader}
-        <SkeletonRows rowHeight={rowHeight} label={loadingText} />
+        <SkeletonRows rowClassName={rowSize.className} label={loadingText} />
       </>
     );
   }
@@ -77,7 +77,7 @@ export function PagedList({
             label={label}
             count={list.count}
             setSize={setSize}
-            rowHeight={rowHeight}
+            rowSize={rowSize}
             restoreY={list.restoreY}
             onNearEnd={list.loadMore}
             onTopIndexChange={onTopIndexChange}

@@ -8,15 +8,15 @@ import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
 import { ROW_TITLE_LINK } from './row-layout.tsx';
 import { ThumbnailImage } from './thumbnail-image.tsx';
+import type { RowSize } from './window-list.tsx';
 
 /** Fixed heights keep the virtual list exact: [phone, from the sm breakpoint]. */
-export const PLAYLIST_ROW_HEIGHT = { narrow: 88, wide: 112 } as const;
+export const PLAYLIST_ROW_SIZE: RowSize = { narrow: 88, wide: 112, className: 'h-22 sm:h-28' };
 const THUMB_WIDTH = { narrow: 112, wide: 160 } as const;
 
 interface PlaylistRowProps {
   item: PlaylistItem;
   playlistId: string;
-  wide: boolean;
   /** The item a deep link (`?index=N`) pointed at. */
   isTarget: boolean;
 }
@@ -25,10 +25,8 @@ interface PlaylistRowProps {
 export const PlaylistRow = memo(function PlaylistRow({
   item,
   playlistId,
-  wide,
   isTarget,
 }: PlaylistRowProps) {
-  const size = wide ? 'wide' : 'narrow';
   return (
     <div
       className={`relative flex h-full items-center gap-2 rounded-lg px-1 sm:gap-3 sm:px-2 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-blue-600 ${
@@ -43,7 +41,7 @@ export const PlaylistRow = memo(function PlaylistRow({
       </span>
       <ThumbnailImage
         thumbnails={item.thumbnails}
-        cssWidth={THUMB_WIDTH[size]}
+        cssWidth={THUMB_WIDTH}
         alt=""
         className="w-28 sm:w-40"
       >

@@ -15,8 +15,8 @@ export function ThumbnailRow({
   children,
 }: {
   thumbnails: readonly Thumbnail[];
-  /** The thumbnail's width in CSS pixels at the row's current size. */
-  thumbWidth: number;
+  /** The thumbnail's width in CSS pixels below and from the `sm` breakpoint. */
+  thumbWidth: { narrow: number; wide: number };
   /** Sets the thumbnail box's width at each breakpoint. */
   thumbClassName: string;
   badge?: ReactNode;

@@ -4,8 +4,12 @@ import { pickThumbnail, thumbnailSrcSet } from '../lib/thumbnails.ts';
 
 interface ThumbnailImageProps {
   thumbnails: readonly Thumbnail[];
-  /** Width of the box in CSS pixels; the image is chosen for it at the screen's density. */
-  cssWidth: number;
+  /**
+   * Width of the box in CSS pixels, or its widths below and from the `sm` breakpoint. The
+   * browser picks the image from `srcset` for the screen's density, so the markup is the same
+   * on the server and on every screen.
+   */
+  cssWidth: number | { narrow: number; wide: number };
   alt: string;
   /** Sets the box's width; its height follows from the 16:9 ratio. */
   className?: string;
@@ -22,8 +26,13 @@ export function ThumbnailImage({
   eager = false,
   children,
 }: ThumbnailImageProps) {
-  const chosen = pickThumbnail(thumbnails, cssWidth, window.devicePixelRatio);
+  const widest = typeof cssWidth === 'number' ? cssWidth : cssWidth.wide;
+  const chosen = pickThumbnail(thumbnails, widest);
   const srcSet = thumbnailSrcSet(thumbnails);
+  const sizes =
+    typeof cssWidth === 'number'
+      ? `${cssWidth}px`
+      : `(min-width: 40rem) ${cssWidth.wide}px, ${cssWidth.narrow}px`;
   return (
     <div
       className={`relative aspect-video shrink-0 overflow-hidden rounded-lg bg-zinc-200 dark:bg-zinc-800 ${className}`}
@@ -32,7 +41,7 @@ export function ThumbnailImage({
         <img
           src={chosen.url}
           srcSet={srcSet}
-          sizes={srcSet ? `${cssWidth}px` : undefined}
+          sizes={srcSet ? sizes : undefined}
           width={chosen.width}
           height={chosen.height}
           alt={alt}

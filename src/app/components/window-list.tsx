@@ -9,10 +9,24 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
+import { useHydrated } from '../hooks/use-hydrated.ts';
+import { useIsWide } from '../hooks/use-media-query.ts';
 
 // A window-scrolled virtual list: however many items are loaded, the DOM holds only
 // the rows on screen plus a few either side. Rows have a fixed height, so positions are exact
 // and a restored or deep-linked position lands on the right row at once.
+//
+// Server-rendered and until hydrated, the list is the first rows in plain flow (at most a first
+// page), sized by CSS classes: readable with no script at all, and the same markup whatever
+// the screen, so hydration meets what the server sent. Then the virtualizer takes over, keeping
+// the rows it shows (same keys: their positions).
+
+/** A row's fixed height below and from the `sm` breakpoint, and the same as classes. */
+export interface RowSize {
+  narrow: number;
+  wide: number;
+  className: string;
+}
 
 export interface WindowListHandle {
   /** Scrolls the window so that row `index` (0-based position) is at the top, just below a sliver of the row before. */
@@ -22,7 +36,7 @@ export interface WindowListHandle {
 interface WindowListProps {
   label: string;
   count: number;
-  rowHeight: number;
+  rowSize: RowSize;
   /** The list's full length when known (aria-setsize), else the loaded count. */
   setSize?: number;
   renderRow: (index: number) => ReactNode;
@@ -39,6 +53,8 @@ const OVERSCAN = 5;
 const SETTLE_MS = 200;
 const CONTEXT_PX = 16;
 const PREFETCH_ROWS = 60;
+/** Rows drawn before hydration: a first page, more than the tallest screen shows. */
+const STATIC_ROWS = 100;
 
 function documentTop(element: HTMLElement): number {
   return Math.round(element.getBoundingClientRect().top + window.scrollY);
@@ -47,7 +63,7 @@ function documentTop(element: HTMLElement): number {
 export function WindowList({
   label,
   count,
-  rowHeight,
+  rowSize,
   setSize,
   renderRow,
   restoreY,
@@ -56,6 +72,9 @@ export function WindowList({
   handleRef,
 }: WindowListProps) {
   const listRef = useRef<HTMLUListElement>(null);
+  const hydrated = useHydrated();
+  const wide = useIsWide();
+  const rowHeight = rowSize[wide ? 'wide' : 'narrow'];
   const [scrollMargin, setScrollMargin] = useState(0);
 
   // The list's distance from the top of the document: the header above it may change height
@@ -75,7 +94,7 @@ export function WindowList({
     estimateSize: () => rowHeight,
     overscan: OVERSCAN,
     scrollMargin,
-    initialOffset: () => restoreY ?? window.scrollY,
+    initialOffset: () => restoreY ?? (typeof window === 'undefined' ? 0 : window.scrollY),
     getItemKey: (index) => index, // by position: a video listed twice is shown twice
     useFlushSync: false,
   });
@@ -104,7 +123,7 @@ export function WindowList({
     [rowHeight],
   );
 
-  const items = virtualizer.getVirtualItems();
+  const items = hydrated ? virtualizer.getVirtualItems() : [];
   const lastShown = items.length > 0 ? items[items.length - 1]!.index : -1;
 
   const nearEnd = useEffectEvent(() => onNearEnd?.());
@@ -135,6 +154,23 @@ export function WindowList({
       window.removeEventListener('scroll', onScroll);
     };
   }, []);
+
+  if (!hydrated) {
+    return (
+      <ul ref={listRef} aria-label={label} className="relative">
+        {Array.from({ length: Math.min(count, STATIC_ROWS) }, (_, index) => (
+          <li
+            key={index}
+            aria-setsize={setSize ?? count}
+            aria-posinset={index + 1}
+            className={rowSize.className}
+          >
+            {renderRow(index)}
+          </li>
+        ))}
+      </ul>
+    );
+  }
 
   const margin = virtualizer.options.scrollMargin;
   return (

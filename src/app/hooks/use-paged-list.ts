@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
-import { pagesOptions } from '../api/catalogue-queries.ts';
+import { notePage, pagesOptions } from '../api/catalogue-queries.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
 import type { FooterState } from '../components/list-states.tsx';
+import { formatCount } from '../lib/format.ts';
 import { describeProblem, type ProblemText } from '../lib/problem-text.ts';
 import { useListEntryScroll } from './use-entry-scroll.ts';
 
@@ -64,6 +65,11 @@ export function usePagedList<E extends EndpointName>(
   } = useInfiniteQuery(options);
 
   const items = useMemo(() => itemsOf(data?.pages ?? []), [data]);
+  // What pages teach the app besides their rows (channel titles), fetched here or rendered by
+  // the server alike; each page once.
+  useEffect(() => {
+    for (const page of data?.pages ?? []) notePage(endpoint, page);
+  }, [endpoint, data]);
   const subject = endpoint === 'playlist' ? 'playlist' : 'channel';
   const lastPage = data?.pages.at(-1);
   const repeated = data ? continuationRepeats(lastPage?.continuation, data.pageParams) : false;
@@ -101,7 +107,7 @@ export function usePagedList<E extends EndpointName>(
     else if (repeated) {
       footer = {
         kind: 'stopped',
-        text: `Loading stopped after ${items.length.toLocaleString()} items: the catalogue pointed back to a page it had already sent.`,
+        text: `Loading stopped after ${formatCount(items.length)} items: the catalogue pointed back to a page it had already sent.`,
       };
     } else footer = { kind: 'end', text: endText(items.length) };
   }

@@ -43,6 +43,6 @@ export function rememberPlaylistPageChannels(page: PlaylistPage): void {
 }
 
 export function useChannelTitle(channelId: string): string | undefined {
-  const titles = useSyncExternalStore(store.subscribe, store.get, store.get);
+  const titles = useSyncExternalStore(store.subscribe, store.get, store.initial);
   return titles[channelId];
 }

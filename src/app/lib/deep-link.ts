@@ -1,5 +1,5 @@
 import { VIDEO_ID_PATTERN } from '../../shared/id-patterns.ts';
-import { readIndex } from './view-target.ts';
+import { readIndex } from '../../shared/app-routes.ts';
 
 // A playlist link can name where to open it: `?index=N` (a 1-based position) or `?v=VIDEO`.
 // Pages are chained (spec §2.6), so reaching item N means loading every page up to it; these

@@ -26,12 +26,18 @@ export function describeDuration(seconds: number | null): string {
   return parts.join(' ');
 }
 
+/**
+ * Numbers are written in the interface's own language, not the browser's: the server renders
+ * the first view, and the client must produce the very same text when it hydrates it.
+ */
+const APP_LOCALE = 'en';
+
 // Making an Intl.NumberFormat costs far more than using one (a list renders hundreds of
 // numbers), so each locale and style gets one, made on first use.
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
-function numberFormat(locale: string | undefined, compact: boolean): Intl.NumberFormat {
-  const key = `${locale ?? ''} ${compact}`;
+function numberFormat(locale: string, compact: boolean): Intl.NumberFormat {
+  const key = `${locale} ${compact}`;
   let format = numberFormats.get(key);
   if (!format) {
     format = new Intl.NumberFormat(
@@ -43,17 +49,17 @@ function numberFormat(locale: string | undefined, compact: boolean): Intl.Number
   return format;
 }
 
-/** "1.2M", "12K", "950": compact and locale-aware. */
-export function formatCompact(value: number, locale?: string): string {
+/** "1.2M", "12K", "950": compact. */
+export function formatCompact(value: number, locale = APP_LOCALE): string {
   return numberFormat(locale, true).format(value);
 }
 
-/** "5,000" in the user's locale. */
-export function formatCount(value: number, locale?: string): string {
+/** "5,000". */
+export function formatCount(value: number, locale = APP_LOCALE): string {
   return numberFormat(locale, false).format(value);
 }
 
 /** "1 video", "5,000 videos". */
-export function plural(count: number, one: string, many: string, locale?: string): string {
+export function plural(count: number, one: string, many: string, locale = APP_LOCALE): string {
   return `${formatCount(count, locale)} ${count === 1 ? one : many}`;
 }

@@ -3,6 +3,11 @@
 
 export interface LocalStore<T> {
   get(): T;
+  /**
+   * The value before anything is stored: what the server renders, and so what hydration uses
+   * (useSyncExternalStore's server snapshot) before the browser's own value shows.
+   */
+  initial(): T;
   set(update: (current: T) => T): void;
   subscribe(listener: () => void): () => void;
 }
@@ -16,6 +21,8 @@ export function createLocalStore<T>(
   const listeners = new Set<() => void>();
 
   const load = (): T => {
+    // Not in a browser (rendering on the server): Node's own storage is not the visitor's.
+    if (typeof window === 'undefined') return fallback;
     try {
       const raw = globalThis.localStorage?.getItem(key);
       return raw ? read(JSON.parse(raw)) : fallback;
@@ -34,6 +41,7 @@ export function createLocalStore<T>(
   }
 
   return {
+    initial: () => fallback,
     get() {
       value ??= load();
       return value;

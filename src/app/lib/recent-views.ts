@@ -44,5 +44,5 @@ export function clearRecentViews(): void {
 }
 
 export function useRecentViews(): RecentView[] {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
+  return useSyncExternalStore(store.subscribe, store.get, store.initial);
 }

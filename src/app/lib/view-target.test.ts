@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pathFor, readIndex, readPath, readUserInput, type ViewTarget } from './view-target.ts';
+import { readIndex } from '../../shared/app-routes.ts';
+import { pathFor, readPath, readUserInput, type ViewTarget } from './view-target.ts';
 
 const PL = 'PLcatalogueDemoPlaylist5000items00';
 const UC = 'UCcatalogueDemoChannel01';

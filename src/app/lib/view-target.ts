@@ -3,6 +3,7 @@ import {
   matchAppRoute,
   playlistPath,
   type ChannelTab,
+  readIndex,
   type RouteMatch,
 } from '../../shared/app-routes.ts';
 import {
@@ -36,13 +37,6 @@ const SINGLE_VIDEO =
 
 const fail = (message: string): ReadResult => ({ ok: false, message });
 const ok = (target: ViewTarget): ReadResult => ({ ok: true, target });
-
-/** A 1-based position from `index=`; anything else is ignored rather than refused. */
-export function readIndex(value: string | null): number | undefined {
-  if (value === null || !/^\d{1,6}$/.test(value)) return undefined;
-  const n = Number(value);
-  return n >= 1 ? n : undefined;
-}
 
 function playlistFromQuery(query: URLSearchParams, videoId?: string | null): ReadResult {
   const list = query.get('list');

@@ -5,12 +5,12 @@ import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
 import { CHANNEL_TAB_LABEL, ChannelHeader } from '../components/channel-header.tsx';
 import {
-  CHANNEL_PLAYLIST_ROW_HEIGHT,
+  CHANNEL_PLAYLIST_ROW_SIZE,
   ChannelPlaylistRow,
 } from '../components/channel-playlist-row.tsx';
-import { CHANNEL_VIDEO_ROW_HEIGHT, ChannelVideoRow } from '../components/channel-video-row.tsx';
+import { CHANNEL_VIDEO_ROW_SIZE, ChannelVideoRow } from '../components/channel-video-row.tsx';
 import { PagedList } from '../components/paged-list.tsx';
-import { useIsWide } from '../hooks/use-media-query.ts';
+import type { RowSize } from '../components/window-list.tsx';
 import { usePagedList, type PageItem } from '../hooks/use-paged-list.ts';
 import { useChannelTitle } from '../lib/channel-titles.ts';
 import { plural } from '../lib/format.ts';
@@ -28,22 +28,22 @@ interface TabEndpoint {
 interface TabList<E extends TabEndpoint[ChannelTab]> {
   endpoint: E;
   noun: { one: string; many: string };
-  rowHeight: { narrow: number; wide: number };
-  renderItem: (item: PageItem<E>, wide: boolean) => ReactNode;
+  rowSize: RowSize;
+  renderItem: (item: PageItem<E>) => ReactNode;
 }
 
 const TAB_LISTS: { [T in ChannelTab]: TabList<TabEndpoint[T]> } = {
   videos: {
     endpoint: 'channel-videos',
     noun: { one: 'video', many: 'videos' },
-    rowHeight: CHANNEL_VIDEO_ROW_HEIGHT,
-    renderItem: (video, wide) => <ChannelVideoRow video={video} wide={wide} />,
+    rowSize: CHANNEL_VIDEO_ROW_SIZE,
+    renderItem: (video) => <ChannelVideoRow video={video} />,
   },
   playlists: {
     endpoint: 'channel-playlists',
     noun: { one: 'playlist', many: 'playlists' },
-    rowHeight: CHANNEL_PLAYLIST_ROW_HEIGHT,
-    renderItem: (playlist, wide) => <ChannelPlaylistRow playlist={playlist} wide={wide} />,
+    rowSize: CHANNEL_PLAYLIST_ROW_SIZE,
+    renderItem: (playlist) => <ChannelPlaylistRow playlist={playlist} />,
   },
 };
 
@@ -68,23 +68,22 @@ export function ChannelRoute({ tab }: { tab: ChannelTab }) {
 }
 
 function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T }) {
-  const { endpoint, noun, rowHeight, renderItem } = TAB_LISTS[tab];
+  const { endpoint, noun, rowSize, renderItem } = TAB_LISTS[tab];
   const list = usePagedList(
     endpoint,
     id,
     (count) => `End of the channel’s ${noun.many} · ${plural(count, noun.one, noun.many)}`,
   );
-  const wide = useIsWide();
   return (
     <PagedList
       list={list}
       label={CHANNEL_TAB_LABEL[tab]}
-      rowHeight={rowHeight[wide ? 'wide' : 'narrow']}
+      rowSize={rowSize}
       loadingText={`Loading the channel’s ${noun.many}…`}
       // An empty page with no continuation is an answer, not an error (spec §4.3).
       emptyText={`This channel has no public ${noun.many}.`}
       rowsClassName="pt-3"
-      renderRow={(position) => renderItem(list.items[position]!, wide)}
+      renderRow={(position) => renderItem(list.items[position]!)}
     />
   );
 }

@@ -3,11 +3,10 @@ import { useLocation, useParams } from 'react-router';
 import { playlistPath } from '../../shared/app-routes.ts';
 import { PagedList } from '../components/paged-list.tsx';
 import { PlaylistHeader, PlaylistHeaderSkeleton } from '../components/playlist-header.tsx';
-import { PLAYLIST_ROW_HEIGHT, PlaylistRow } from '../components/playlist-row.tsx';
+import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
 import { SeekStatus } from '../components/seek-status.tsx';
 import type { WindowListHandle } from '../components/window-list.tsx';
 import { useAddressFollowsTop, useDeepLinkSeek } from '../hooks/use-deep-link-seek.ts';
-import { useIsWide } from '../hooks/use-media-query.ts';
 import { usePagedList } from '../hooks/use-paged-list.ts';
 import { readSeekTarget } from '../lib/deep-link.ts';
 import { plural } from '../lib/format.ts';
@@ -34,7 +33,6 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   const listRef = useRef<WindowListHandle>(null);
   const seek = useDeepLinkSeek(target, list, listRef);
   const followTop = useAddressFollowsTop(list.items, seek.holdsAddress);
-  const wide = useIsWide();
   const info = list.pages?.[0]?.info;
 
   useEffect(() => {
@@ -48,7 +46,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
       <PagedList
         list={list}
         label={info ? `Videos in ${info.title}` : 'Videos'}
-        rowHeight={PLAYLIST_ROW_HEIGHT[wide ? 'wide' : 'narrow']}
+        rowSize={PLAYLIST_ROW_SIZE}
         setSize={info?.totalItems}
         loadingText="Loading the playlist…"
         emptyText="This playlist has no videos."
@@ -78,7 +76,6 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
           <PlaylistRow
             item={list.items[position]!}
             playlistId={id}
-            wide={wide}
             isTarget={position === seek.position}
           />
         )}

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
 import { RouteErrorBoundary } from './route-error.tsx';
@@ -8,6 +8,11 @@ import { RouteErrorBoundary } from './route-error.tsx';
 
 export function RootLayout() {
   const { pathname } = useLocation();
+  // Marks the moment the app has taken over the server's markup: from here on, links navigate
+  // in the app and lists scroll virtually (tests and benchmarks wait for it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <div className="flex min-h-dvh flex-col">
       <a

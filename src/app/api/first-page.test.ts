@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { pagesOptions } from './catalogue-queries.ts';
-import { seedInitialPage } from './initial-page.ts';
+import { ApiError } from './api-error.ts';
+import { seedFirstPage } from './first-page.ts';
 
 const PL = 'PLcatalogueDemoPlaylist0101items00';
 const UC = 'UCcatalogueDemoChannel01';
@@ -23,11 +24,15 @@ const channelPage = { items: [], continuation: 'next' };
 
 function seed(endpoint: string, id: string, page: unknown, pathname: string, search = '') {
   const queryClient = new QueryClient();
-  const seeded = seedInitialPage(queryClient, { endpoint, id, page }, { pathname, search });
+  const seeded = seedFirstPage(
+    queryClient,
+    { endpoint: endpoint as 'playlist', id, page },
+    { pathname, search },
+  );
   return { seeded, queryClient };
 }
 
-describe('seedInitialPage', () => {
+describe('seedFirstPage', () => {
   it('seeds the first page of the list the URL shows', () => {
     const { seeded, queryClient } = seed('playlist', PL, playlistPage, `/playlist/${PL}`);
     expect(seeded).toBe(true);
@@ -55,5 +60,29 @@ describe('seedInitialPage', () => {
     expect(seed('playlist', PL, { items: [], continuation: null }, `/playlist/${PL}`).seeded).toBe(
       false,
     );
+  });
+
+  it('seeds a definite no as the failed query of the list the URL shows, and of no other', () => {
+    const problem = {
+      type: 'https://catalogue-explorer.dev/problems/playlist-not-found',
+      title: 'Playlist not found',
+      status: 404,
+      detail: 'No playlist with that ID',
+      code: 'playlist_not_found',
+    };
+    const queryClient = new QueryClient();
+    const missing = 'PLnoSuchPlaylistAnywhere0';
+    const first = { endpoint: 'playlist' as const, id: missing, problem };
+    expect(seedFirstPage(queryClient, first, { pathname: `/playlist/${PL}`, search: '' })).toBe(
+      false,
+    );
+    expect(
+      seedFirstPage(queryClient, first, { pathname: `/playlist/${missing}`, search: '' }),
+    ).toBe(true);
+    const state = queryClient.getQueryState(pagesOptions('playlist', missing).queryKey);
+    expect(state?.status).toBe('error');
+    expect(state?.error).toBeInstanceOf(ApiError);
+    expect((state?.error as ApiError).code).toBe('playlist_not_found');
+    expect((state?.error as ApiError).status).toBe(404);
   });
 });

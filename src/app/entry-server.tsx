@@ -1,0 +1,55 @@
+import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import type { RenderApp } from '../shared/app-render.ts';
+import { seedFirstPage } from './api/first-page.ts';
+import { createQueryClient } from './api/query-client.ts';
+import { App } from './app.tsx';
+import { preloadViewFor } from './views.tsx';
+
+// The app on the server: the view a URL shows, rendered as the client renders it first (same
+// routes, same components, same query cache), so the browser shows the rows before any script
+// runs and the client hydrates the markup instead of drawing it again. The query cache is a
+// new one per request: nothing of one visitor's request reaches another's.
+
+export const render: RenderApp = async ({ url, first }) => {
+  const location = new URL(url, 'http://localhost');
+  // Views are code chunks read with `use`: once loaded, they render without suspending.
+  await preloadViewFor(location.pathname);
+  const queryClient = createQueryClient();
+  if (first) seedFirstPage(queryClient, first, location);
+  const markup = renderToString(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <StaticRouter location={url}>
+          <App />
+        </StaticRouter>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+  // Pages and definite answers (a not-found list) go to the client; nothing in flight does.
+  const state = dehydrate(queryClient, {
+    shouldDehydrateQuery: (query) => query.state.status !== 'pending',
+  });
+  queryClient.clear();
+  return { ...splitHoisted(markup), state };
+};
+
+const HOISTED = /^(?:<(?:link|meta)\b[^>]*>|<title>[\s\S]*?<\/title>)/;
+
+/**
+ * renderToString writes the elements React hoists to <head> (a view's <title>, image
+ * preloads) before the markup; they belong in <head>, not inside `#root`, where hydration
+ * would not expect them. React escapes `<` and `>` in text and attributes, so a tag ends at
+ * the first `>` and a title at the first `</title>`.
+ */
+function splitHoisted(markup: string): { head: string; html: string } {
+  let rest = markup;
+  let head = '';
+  for (let match = HOISTED.exec(rest); match; match = HOISTED.exec(rest)) {
+    if (!match[0].startsWith('<title>')) head += match[0];
+    rest = rest.slice(match[0].length);
+  }
+  return { head, html: rest };
+}

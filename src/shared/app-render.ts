@@ -1,0 +1,43 @@
+import type { EndpointName } from './endpoints.ts';
+import type { Problem } from './problem.ts';
+
+// The contract between the explorer server and the app's server-side entry
+// (src/app/entry-server.tsx): the server fetches a view's first page, the app renders the view
+// as it would show it first, and the server puts the markup and the query cache that produced
+// it into index.html, where the client picks both up and hydrates.
+
+/** Where index.html takes the link preview tags, the rendered view and the query cache. */
+export const APP_HEAD_PLACEHOLDER = '<!--app-head-->';
+export const APP_HTML_PLACEHOLDER = '<!--app-html-->';
+export const APP_STATE_PLACEHOLDER = '<!--app-state-->';
+/** The JSON data block holding the dehydrated query cache (a data block, so the CSP allows it). */
+export const APP_STATE_ELEMENT_ID = 'app-state';
+
+/** The first page of the list a URL shows, as the server got it: the page, or a definite "no". */
+export type FirstPage =
+  | { endpoint: EndpointName; id: string; page: unknown }
+  | { endpoint: EndpointName; id: string; problem: Problem };
+
+export interface RenderRequest {
+  /** Path and query string of the request. */
+  url: string;
+  /** Absent when the view has no list, or its first page was not at hand in time. */
+  first?: FirstPage;
+}
+
+export interface RenderedApp {
+  /**
+   * Elements the view asks for in <head> (preloads), for the server to put there. The view's
+   * <title> is not among them: the server writes the title with the link preview.
+   */
+  head: string;
+  /** The markup inside `#root`. */
+  html: string;
+  /** The query cache after rendering, dehydrated (TanStack Query's format), for the client. */
+  state: unknown;
+}
+
+export type RenderApp = (request: RenderRequest) => Promise<RenderedApp>;
+
+/** The server entry's module, as Vite's SSR build and dev server name it. */
+export const SERVER_ENTRY_MODULE = 'src/app/entry-server.tsx';

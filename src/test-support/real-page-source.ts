@@ -1,0 +1,51 @@
+import { createClientRateLimit } from '../server/client-rate-limit.ts';
+import {
+  createPageSource,
+  type PageAnswer,
+  type PageCacheEntry,
+  type PageSourceOptions,
+} from '../server/page-source.ts';
+import { createQuotaGuard } from '../server/quota-guard.ts';
+import { createRequestCoalescer } from '../server/request-coalescer.ts';
+import { createResponseCache } from '../server/response-cache.ts';
+import { createUpstreamClient, type UpstreamClient } from '../server/upstream-client.ts';
+
+// For tests only: the page source as start-explorer.ts builds it (cache, request merging,
+// per-client allowance, quota, the upstream client over real HTTP), pointed at a test upstream
+// or a catalogue on loopback. Generous limits: tests that need tight ones build their own.
+
+export interface RealPageSource {
+  pageSource: ReturnType<typeof createPageSource>;
+  upstream: UpstreamClient;
+  close(): Promise<void>;
+}
+
+const quiet = { error() {}, warn() {}, debug() {} };
+
+export function realPageSource(
+  baseUrl: string,
+  options: Pick<PageSourceOptions, 'onPage' | 'now'> & {
+    apiKey?: string;
+    apiSecret?: string;
+    cacheBytes?: number;
+  } = {},
+): RealPageSource {
+  const upstream = createUpstreamClient({
+    baseUrl,
+    apiKey: options.apiKey ?? 'test-key',
+    apiSecret: options.apiSecret ?? 'test-secret',
+    quota: createQuotaGuard({ budgetPerHour: 100_000 }),
+    logger: quiet,
+    backoffMs: 1,
+    deadlineMs: 5000,
+  });
+  const pageSource = createPageSource({
+    upstream,
+    cache: createResponseCache<PageCacheEntry>({ maxBytes: options.cacheBytes ?? 50_000_000 }),
+    coalescer: createRequestCoalescer<PageAnswer>(),
+    clientRateLimit: createClientRateLimit({ burst: 10_000, perSecond: 1 }),
+    onPage: options.onPage,
+    now: options.now,
+  });
+  return { pageSource, upstream, close: () => upstream.close() };
+}
