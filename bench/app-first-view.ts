@@ -1,44 +1,43 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import type { BenchOptions } from './catalogue-paging.ts';
 import { FIRST_ROW_PROBE, launchChromium, ROW_SELECTOR } from './browser.ts';
-import { startExplorer } from './explorer.ts';
+import { startExplorer, type Explorer } from './explorer.ts';
 import { formatSpread, median, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
 // Bench 5: from navigation to the first row on screen, for a link to the 5,000-video playlist
 // opened in a fresh browser profile (cold HTTP cache), against the floor: the very HTML the
-// explorer sends for it, with its scripts taken out, served as a static file from the same
-// machine. Beside it, the time until the app has hydrated that markup (links navigate in the app,
+// explorer sends for it, with its scripts taken out, served as a static file by the same server. Beside it, the time until the app has hydrated that markup (links navigate in the app,
 // the list scrolls virtually).
 
-/** The explorer's HTML for `url` without scripts or script preloads; its other files from the explorer. */
+/** The explorer's HTML for `path`, without scripts or script preloads. */
 async function staticCopy(explorerUrl: string, path: string): Promise<string> {
   const html = await (await fetch(`${explorerUrl}${path}`)).text();
   return html
     .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
-    .replace(/<link rel="modulepreload"[^>]*>/g, '')
-    .replace('<head>', `<head><base href="${explorerUrl}/">`);
+    .replace(/<link rel="modulepreload"[^>]*>/g, '');
 }
 
-async function startReferencePage(html: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+/**
+ * An explorer whose build also holds `reference.html`, the static copy of `path`'s page: the
+ * app and its floor come from the same server, origin and connection, compressed alike.
+ */
+async function startWithReference(path: string): Promise<{ explorer: Explorer; root: string }> {
+  const first = await startExplorer();
+  const copy = await staticCopy(first.url, path);
+  await first.stop();
+  const root = mkdtempSync(join(tmpdir(), 'bench-first-view-'));
+  cpSync('dist', root, { recursive: true, filter: (source) => !source.includes('.ssr') });
+  // The server build, where it can still find the project's node_modules.
+  symlinkSync(resolve('dist/.ssr'), join(root, '.ssr'));
+  writeFileSync(join(root, REFERENCE_FILE), copy);
+  return { explorer: await startExplorer(undefined, { STATIC_ROOT: root }), root };
 }
 
-/** Injected before any page script: when the app marks itself hydrated. */
-const HYDRATED_PROBE = `
-  new MutationObserver((_, observer) => {
-    if (document.documentElement.dataset.hydrated === undefined) return;
-    window.__hydrated = performance.now();
-    observer.disconnect();
-  }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
-`;
+const REFERENCE_FILE = 'reference.html';
 
 interface Timing {
   firstRow: number;
@@ -48,30 +47,31 @@ interface Timing {
 export async function benchAppFirstView(
   options: BenchOptions & { samples: number },
 ): Promise<BenchRow[]> {
-  const explorer = await startExplorer();
   const path = `/playlist/${FIXTURE_IDS.playlist5000}`;
+  const { explorer, root } = await startWithReference(path);
   const appUrl = `${explorer.url}${path}`;
-  // The explorer's first answer warms its page cache, as for any later visitor.
-  const reference = await startReferencePage(await staticCopy(explorer.url, path));
+  const referenceUrl = `${explorer.url}/${REFERENCE_FILE}`;
   const browser = await launchChromium();
   const measure = async (url: string, app: boolean): Promise<Timing> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(FIRST_ROW_PROBE);
-    await context.addInitScript(HYDRATED_PROBE);
     const page = await context.newPage();
     await page.goto(url);
     await page.waitForSelector(ROW_SELECTOR);
     if (app) await page.waitForSelector('html[data-hydrated]');
     const timing = await page.evaluate(() => {
-      const w = window as unknown as { __firstRow: number; __hydrated?: number };
+      const w = window as unknown as { __firstRow: number };
       // On screen: the row is in the DOM and the page has painted (stylesheets are in).
       const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
-      return { firstRow: Math.max(w.__firstRow, paint), hydrated: w.__hydrated ?? null };
+      // The app marks the moment it has taken over the markup (root-layout.tsx).
+      const hydrated = performance.getEntriesByName('hydrated')[0]?.startTime ?? null;
+      return { firstRow: Math.max(w.__firstRow, paint), hydrated };
     });
     await context.close();
     return timing;
   };
   try {
+    // The explorer's first answer warms its page cache, as for any later visitor.
     await measure(appUrl, true);
     const app: number[] = [];
     const hydrated: number[] = [];
@@ -82,7 +82,7 @@ export async function benchAppFirstView(
       const h: number[] = [];
       const f: number[] = [];
       for (let i = 0; i < options.samples; i++) {
-        f.push((await measure(reference.url, false)).firstRow);
+        f.push((await measure(referenceUrl, false)).firstRow);
         const timing = await measure(appUrl, true);
         a.push(timing.firstRow);
         h.push(timing.hydrated ?? Number.NaN);
@@ -93,7 +93,7 @@ export async function benchAppFirstView(
       ratios.push(median(a) / median(f));
     }
     const r = spread(ratios);
-    const floorText = `same HTML, scripts removed, as a static file ${formatSpread(spread(floor), 0, ' ms')}`;
+    const floorText = `same HTML without scripts, a static file ${formatSpread(spread(floor), 0, ' ms')}`;
     return [
       {
         bench: '5',
@@ -116,7 +116,7 @@ export async function benchAppFirstView(
     ];
   } finally {
     await browser.close();
-    reference.server.close();
     await explorer.stop();
+    rmSync(root, { recursive: true, force: true });
   }
 }

@@ -30,7 +30,11 @@ test.describe('with JavaScript disabled', () => {
     await expect(page.locator(`${ROWS}[aria-posinset="100"]`)).toContainText(/\S/);
 
     // The playlist's channel, rendered by the server as well.
-    await page.getByRole('main').getByRole('link', { name: 'Catalogue Demo Studios' }).first().click();
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: 'Catalogue Demo Studios' })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/channel\/UC/);
     await expect(page.locator(FIRST_ROW)).toBeVisible();
 
@@ -87,3 +91,13 @@ for (const view of VIEWS) {
     expect(adopted).toBe(true);
   });
 }
+
+test('a link to an item of the first page opens there once the app has taken over', async ({
+  page,
+}) => {
+  await page.goto(`/playlist/${IDS.playlist5000}?index=60`);
+  await expect(page.locator('html[data-hydrated]')).toBeAttached();
+  const target = page.locator(`${ROWS}[aria-posinset="60"]`);
+  await expect(target).toBeInViewport();
+  await expect(target.locator('[aria-current="true"]')).toBeVisible();
+});

@@ -8,7 +8,6 @@ import { createQueryClient } from './api/query-client.ts';
 import { App } from './app.tsx';
 import { trackWindowScroll } from './lib/scroll-memory.ts';
 import { preloadViewFor } from './views.tsx';
-import './app.css';
 
 // Boot. The server has rendered the view (entry-server.tsx) and sent the query cache it rendered
 // from: the cache is restored first, so the first render on the client produces exactly the
@@ -28,13 +27,13 @@ if (!(state && typeof state === 'object' && 'key' in state)) {
 }
 trackWindowScroll();
 
+const root = document.getElementById('root')!;
 const queryClient = createQueryClient();
 restoreServerCache();
 
 // The view's code is in before hydrating: hydration then meets the whole server markup at once.
 await viewReady;
 
-const root = document.getElementById('root')!;
 const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>

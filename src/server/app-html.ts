@@ -71,9 +71,10 @@ export function createAppHtml(shell: AppShell, previews: LinkPreviews, logger: L
         logger.error({ err: error, path }, 'server rendering failed');
       }
     }
-    const head = preview + rendered.head + shell.preloads(url.pathname);
     const text = (await shell.template(path))
-      .replace(APP_HEAD_PLACEHOLDER, () => head)
+      .replace(APP_HEAD_PLACEHOLDER, () => preview + rendered.head)
+      // After the entry's own tags: the view's code is needed only once the entry runs.
+      .replace('</head>', () => `${shell.preloads(url.pathname)}</head>`)
       .replace(APP_HTML_PLACEHOLDER, () => rendered.html)
       .replace(APP_STATE_PLACEHOLDER, () =>
         rendered.state === null ? '' : dataBlock(rendered.state),

@@ -17,7 +17,12 @@ export async function loadBuiltShell(site: StaticSite, logger: Logger): Promise<
   const entry = join(site.root, SERVER_BUILD_DIR, SERVER_ENTRY_FILE);
   let render: RenderApp | null = null;
   if (existsSync(entry)) {
-    ({ render } = (await import(pathToFileURL(resolve(entry)).href)) as { render: RenderApp });
+    try {
+      ({ render } = (await import(pathToFileURL(resolve(entry)).href)) as { render: RenderApp });
+    } catch (error) {
+      // Pages still work, rendered by the browser alone; the log says why.
+      logger.error({ err: error, entry }, 'the server build of the app cannot be loaded');
+    }
   } else {
     logger.warn(
       { entry },

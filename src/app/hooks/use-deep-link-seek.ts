@@ -7,6 +7,7 @@ import {
   type SeekState,
   type SeekTarget,
 } from '../lib/deep-link.ts';
+import { useHydrated } from './use-hydrated.ts';
 import type { PagedList } from './use-paged-list.ts';
 
 export interface DeepLinkSeek {
@@ -57,13 +58,16 @@ export function useDeepLinkSeek(
     };
   }, [startSeek, target, fetchNext]);
 
+  // The jump needs the list as the browser lays it out: not before hydration, when the rows are
+  // still the server's and their height not yet the screen's.
+  const hydrated = useHydrated();
   const jumpedY = useRef<number | null>(null);
   useLayoutEffect(() => {
-    if (state === 'found' && jumpedY.current === null) {
+    if (state === 'found' && hydrated && jumpedY.current === null) {
       listRef.current?.scrollToIndex(position);
       jumpedY.current = window.scrollY;
     }
-  }, [state, position, listRef]);
+  }, [state, hydrated, position, listRef]);
 
   return {
     state,

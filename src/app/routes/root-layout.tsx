@@ -12,6 +12,7 @@ export function RootLayout() {
   // in the app and lists scroll virtually (tests and benchmarks wait for it).
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
+    performance.mark('hydrated');
   }, []);
   return (
     <div className="flex min-h-dvh flex-col">
