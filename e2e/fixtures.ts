@@ -33,6 +33,20 @@ interface Fixtures {
 export const test = base.extend<Fixtures & E2EOptions>({
   cataloguePort: [0, { option: true }],
 
+  // Pages arrive rendered by the server and readable at once; the app takes them over a moment
+  // later (hydration). A journey that scrolls or clicks starts from the app, so `goto` waits
+  // for that moment too (unless scripts are off, when there is none).
+  page: async ({ page, javaScriptEnabled }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (javaScriptEnabled !== false)
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      return response;
+    };
+    await use(page);
+  },
+
   // Playwright reads the fixtures a fixture needs from its first parameter's pattern.
   // eslint-disable-next-line no-empty-pattern
   expectConsoleErrors: async ({}, use, testInfo) => {

@@ -2,7 +2,8 @@ import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import type { RenderApp } from '../shared/app-render.ts';
+import { channelTitleKey, type RenderApp } from '../shared/app-render.ts';
+import { matchAppRoute } from '../shared/app-routes.ts';
 import { seedFirstPage } from './api/first-page.ts';
 import { createQueryClient } from './api/query-client.ts';
 import { App } from './app.tsx';
@@ -13,12 +14,14 @@ import { preloadViewFor } from './views.tsx';
 // runs and the client hydrates the markup instead of drawing it again. The query cache is a
 // new one per request: nothing of one visitor's request reaches another's.
 
-export const render: RenderApp = async ({ url, first }) => {
+export const render: RenderApp = async ({ url, first, channelTitle }) => {
   const location = new URL(url, 'http://localhost');
   // Views are code chunks read with `use`: once loaded, they render without suspending.
   await preloadViewFor(location.pathname);
   const queryClient = createQueryClient();
   if (first) seedFirstPage(queryClient, first, location);
+  const channelId = matchAppRoute(location.pathname)?.id;
+  if (channelTitle && channelId) queryClient.setQueryData(channelTitleKey(channelId), channelTitle);
   const markup = renderToString(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

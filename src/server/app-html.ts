@@ -7,7 +7,9 @@ import {
   type FirstPage as RenderedFirstPage,
   type RenderApp,
 } from '../shared/app-render.ts';
+import { requestedList } from '../shared/app-routes.ts';
 import { etagOf, type Representation } from './http/representation.ts';
+import type { ChannelTitles } from './channel-titles.ts';
 import type { FirstPage, LinkPreviews } from './link-preview.ts';
 
 // The HTML of an app URL: index.html with the link preview in <head>, the view rendered by the
@@ -49,7 +51,12 @@ function dataBlock(state: unknown): string {
   return `<script type="application/json" id="${APP_STATE_ELEMENT_ID}">${json}</script>`;
 }
 
-export function createAppHtml(shell: AppShell, previews: LinkPreviews, logger: Logger): AppHtml {
+export function createAppHtml(
+  shell: AppShell,
+  previews: LinkPreviews,
+  logger: Logger,
+  channelTitles?: Pick<ChannelTitles, 'get'>,
+): AppHtml {
   const byPage = new WeakMap<object, Map<string, Representation>>();
   const pageless = new Map<string, Representation>();
 
@@ -59,13 +66,18 @@ export function createAppHtml(shell: AppShell, previews: LinkPreviews, logger: L
   ): Promise<Representation> => {
     const path = `${url.pathname}${url.search}`;
     let rendered = { head: '', html: '', state: null as unknown };
+    // A channel view shows the channel's name when the server has seen it (the preview does
+    // too, so a render with the name is a variant of its own).
+    const list = requestedList(url.pathname, url.searchParams);
+    const channelTitle =
+      list && list.endpoint !== 'playlist' ? channelTitles?.get(list.id) : undefined;
     if (shell.render) {
       const firstForApp: RenderedFirstPage | undefined =
         first.kind === 'page'
           ? { ...first.list, page: JSON.parse(first.page.body.toString('utf8')) as unknown }
           : problem;
       try {
-        rendered = await shell.render({ url: path, first: firstForApp });
+        rendered = await shell.render({ url: path, first: firstForApp, channelTitle });
       } catch (error) {
         // The page still works: the client renders the view itself.
         logger.error({ err: error, path }, 'server rendering failed');

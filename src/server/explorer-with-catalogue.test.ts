@@ -207,6 +207,32 @@ describe('the explorer in front of the catalogue', () => {
     },
   );
 
+  it('gives each page its link preview, and a not-found view a 404', async () => {
+    const meta = (html: string, key: string) =>
+      new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`).exec(html)?.[1];
+    const { url, get: getFrom } = await serveExplorer({
+      ...remoteEnv(),
+      PUBLIC_URL: 'https://explorer.example',
+    });
+    expect(url).toMatch(/^http:/);
+    const { response, text } = await getFrom(`/playlist/${FIXTURE_IDS.playlist5000}`);
+    expect(response.status).toBe(200);
+    expect(text).toMatch(/<title>[^<]+ · Catalogue Explorer<\/title>/);
+    expect(meta(text, 'description')).toMatch(/5,000 videos/);
+    expect(meta(text, 'og:url')).toBe(
+      `https://explorer.example/playlist/${FIXTURE_IDS.playlist5000}`,
+    );
+    expect(meta(text, 'og:image')).toMatch(/^https:\/\/explorer\.example\/thumbnails\//);
+    expect(meta(text, 'twitter:card')).toBe('summary_large_image');
+    expect(text).toContain(
+      `<link rel="canonical" href="https://explorer.example/playlist/${FIXTURE_IDS.playlist5000}" />`,
+    );
+
+    const missing = await getFrom('/playlist/PLnoSuchPlaylistInTheCatalogue00');
+    expect(missing.response.status).toBe(404);
+    expect(missing.text).toContain('<title>Not found · Catalogue Explorer</title>');
+  });
+
   it('has no demo entries and no thumbnails of its own with a remote upstream', async () => {
     expect((await get('/api/demo')).response.status).toBe(404);
     expect((await get('/thumbnails/vi/abc/mqdefault.svg')).response.status).toBe(404);

@@ -79,6 +79,7 @@ export async function startExplorer(
       shell,
       createLinkPreviews({ pageSource, channelTitles }),
       logger.child({ component: 'ssr' }),
+      channelTitles,
     );
 
   let stopping = false;

@@ -23,7 +23,12 @@ export interface RenderRequest {
   url: string;
   /** Absent when the view has no list, or its first page was not at hand in time. */
   first?: FirstPage;
+  /** The name of the channel a channel URL shows, when the server has seen it. */
+  channelTitle?: string;
 }
+
+/** Where the rendered query cache keeps a channel's name that the server knew. */
+export const channelTitleKey = (channelId: string) => ['channel-title', channelId] as const;
 
 export interface RenderedApp {
   /**

@@ -1,4 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import { channelTitleKey } from '../../shared/app-render.ts';
 import { z } from 'zod';
 import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
 import { createLocalStore } from './local-store.ts';
@@ -42,7 +44,9 @@ export function rememberPlaylistPageChannels(page: PlaylistPage): void {
   rememberChannelTitles(pairs);
 }
 
+/** The channel's name: as this browser remembers it, else as the server knew it (rendered views). */
 export function useChannelTitle(channelId: string): string | undefined {
   const titles = useSyncExternalStore(store.subscribe, store.get, store.initial);
-  return titles[channelId];
+  const fromServer = useQueryClient().getQueryData<string>(channelTitleKey(channelId));
+  return titles[channelId] ?? fromServer;
 }
