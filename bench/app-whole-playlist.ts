@@ -76,7 +76,7 @@ export async function benchWholePlaylist(options: BenchOptions): Promise<BenchRo
             .filter((e) => e.name.includes('/api/v1/playlist'))
             .map((e) => e.startTime)
             .sort((a, b) => a - b)[0];
-          if (document.getElementById('initial-page') === null || firstApi === undefined)
+          if (document.getElementById('app-state') === null || firstApi === undefined)
             throw new Error('expected page 1 inside the HTML and page 2 from the API');
           return (window as unknown as { __lastRow: number }).__lastRow - firstApi;
         });

@@ -45,7 +45,7 @@ import { createUpstreamClient, type UpstreamClient } from './upstream-client.ts'
 // The explorer app in-process (`app.request()`), its upstream a real, deliberately
 // misbehaving HTTP server: every error mapping, input checked before any quota is spent,
 // merging, stale pages, the quota guard, the browser-facing headers, the static app and the
-// initial page, and no credential anywhere (checked after every test).
+// rendered pages, and no credential anywhere (checked after every test).
 
 const API_KEY = `key-${crypto.randomUUID()}`;
 const API_SECRET = `secret-${crypto.randomUUID()}`;

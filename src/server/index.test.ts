@@ -28,7 +28,7 @@ beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'explorer-run-'));
   writeFileSync(
     join(workDir, 'index.html'),
-    '<!doctype html><div id="root"></div><!--initial-page-->',
+    '<!doctype html><div id="root"><!--app-html--></div><!--app-state-->',
   );
 });
 

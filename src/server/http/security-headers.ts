@@ -1,7 +1,7 @@
 // Security headers for a single-page app, on every response (responses.ts adds them). The CSP
 // allows only this origin's own scripts and styles: Vite's production build emits external
 // files only (vite.config.ts sets assetsInlineLimit 0, and the module preload helper is
-// bundled into the entry), and the initial-page block is `type="application/json"`, data
+// bundled into the entry), and the query-cache block is `type="application/json"`, data
 // rather than script, so it needs no 'unsafe-inline'. Images may come from https: because the
 // real service's thumbnails are on i.ytimg.com; the embedded catalogue's come through this
 // origin.
