@@ -115,3 +115,30 @@ test('a late answer never lands in another list', async ({ page, faults }) => {
   await expect(page.getByRole('list', { name: 'Videos' })).toHaveCount(0);
   await expect(playlists.getByRole('listitem').first()).toContainText(/\d+ videos?/);
 });
+
+for (const skew of [40, -50]) {
+  test(`a playlist whose stated length is off by ${skew} ends where its items end`, async ({
+    page,
+    faults,
+  }) => {
+    await faults.set({ totalItemsSkew: skew });
+    await page.goto(`/playlist/${IDS.playlist101}`);
+    await page.keyboard.press('End');
+    await expect(page.getByText('End of playlist · 101 videos')).toBeInViewport();
+    await expect(
+      page.locator(`${ROWS}[aria-posinset="101"]`).getByRole('link').first(),
+    ).toBeVisible();
+    // No row past the real end, placeholder or not.
+    expect(
+      await page.evaluate(
+        (selector) =>
+          Math.max(
+            ...[...document.querySelectorAll(selector)].map((r) =>
+              Number(r.getAttribute('aria-posinset')),
+            ),
+          ),
+        ROWS,
+      ),
+    ).toBe(101);
+  });
+}

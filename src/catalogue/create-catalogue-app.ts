@@ -146,7 +146,9 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
         now: now(),
       });
       if (!result.ok) return problemResponse(c, result.status, result.code, result.detail);
-      return c.json(result.page, 200, { 'Cache-Control': 'no-store' });
+      return c.json(skewTotal(result.page, faults.settings.totalItemsSkew), 200, {
+        'Cache-Control': 'no-store',
+      });
     });
   }
 
@@ -162,6 +164,14 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
   });
 
   return app;
+}
+
+/** The `totalItemsSkew` switch: a playlist's first page states a length it does not have. */
+function skewTotal(page: unknown, skew: number): unknown {
+  if (skew === 0 || typeof page !== 'object' || page === null || !('info' in page)) return page;
+  const info = page.info as { totalItems: number } | undefined;
+  if (!info) return page;
+  return { ...page, info: { ...info, totalItems: Math.max(0, info.totalItems + skew) } };
 }
 
 /**

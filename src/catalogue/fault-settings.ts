@@ -23,6 +23,11 @@ export const faultSettingsSchema = z.object({
   malformedRate: rate,
   retryAfterSeconds: z.number().int().min(0).max(3600),
   failNext: failNextSchema.nullable(),
+  /**
+   * Added to a playlist's stated `totalItems`: the real service's count is often off (deleted
+   * and private videos are counted but not listed), and clients must cope with either sign.
+   */
+  totalItemsSkew: z.number().int().min(-100_000).max(100_000),
 });
 
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
@@ -34,9 +39,11 @@ export const NO_FAULTS: FaultSettings = {
   malformedRate: 0,
   retryAfterSeconds: 2,
   failNext: null,
+  totalItemsSkew: 0,
 };
 
 const SPEC_KEYS: Record<string, keyof Omit<FaultSettings, 'failNext'>> = {
+  'total-skew': 'totalItemsSkew',
   latency: 'latencyMs',
   '500': 'error500Rate',
   '429': 'rate429Rate',

@@ -1,3 +1,4 @@
+import { formatCount } from '../lib/format.ts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
@@ -115,6 +116,65 @@ export function ProblemView({
         </div>
       </div>
     </section>
+  );
+}
+
+/** A row not loaded yet: the shape of a row, so the page that fills it shifts nothing. */
+export function PlaceholderRow() {
+  return (
+    <div aria-hidden="true" className="flex h-full items-center gap-3 px-2">
+      <div className="aspect-video w-28 shrink-0 rounded-lg bg-zinc-100 sm:w-40 dark:bg-zinc-900" />
+      <div className="flex-1 space-y-2">
+        <div className="h-4 w-2/3 rounded bg-zinc-100 dark:bg-zinc-900" />
+        <div className="h-3 w-1/4 rounded bg-zinc-100 dark:bg-zinc-900" />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * While a reader looks at placeholders (they dragged the scrollbar, pressed End or paged far
+ * down), how far the pages up to them have come, at the bottom of the window; the same place
+ * says so when a page failed, with Retry.
+ */
+export function LoadProgress({
+  waiting,
+  loaded,
+  onRetry,
+}: {
+  waiting: { upTo: number; failed: boolean };
+  loaded: number;
+  onRetry?: () => void;
+}) {
+  const percent = Math.min(100, Math.round((loaded / Math.max(1, waiting.upTo)) * 100));
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-20 flex justify-center px-3">
+      <div
+        role="status"
+        className="pointer-events-auto flex w-full max-w-md flex-col gap-2 rounded-xl border border-zinc-200 bg-white/95 p-3 text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900/95"
+      >
+        {waiting.failed ? (
+          <div className="flex items-center justify-between gap-3">
+            <span className="text-zinc-800 dark:text-zinc-200">
+              {`Could not load the items after #${formatCount(loaded)}.`}
+            </span>
+            {onRetry && <RetryButton onRetry={onRetry} />}
+          </div>
+        ) : (
+          <>
+            <span className="text-zinc-800 dark:text-zinc-200">
+              {`Loading up to #${formatCount(waiting.upTo)}… ${formatCount(loaded)} loaded`}
+            </span>
+            <progress
+              className="h-1.5 w-full overflow-hidden rounded-full accent-blue-600"
+              max={100}
+              value={percent}
+              aria-label="Loading progress"
+            />
+          </>
+        )}
+      </div>
+    </div>
   );
 }
 

@@ -1,6 +1,13 @@
 import type { ReactNode, Ref } from 'react';
 import type { PagedListState } from '../hooks/use-paged-list.ts';
-import { EmptyState, ListFooter, ProblemView, SkeletonRows } from './list-states.tsx';
+import {
+  EmptyState,
+  ListFooter,
+  LoadProgress,
+  PlaceholderRow,
+  ProblemView,
+  SkeletonRows,
+} from './list-states.tsx';
 import { WindowList, type RowSize, type WindowListHandle } from './window-list.tsx';
 
 interface PagedListProps {
@@ -75,15 +82,24 @@ export function PagedList({
           <WindowList
             handleRef={handleRef}
             label={label}
-            count={list.count}
+            count={list.length}
             setSize={setSize}
             rowSize={rowSize}
             restoreY={list.restoreY}
-            onNearEnd={list.loadMore}
+            onNeedRows={list.requestRows}
             onTopIndexChange={onTopIndexChange}
-            renderRow={renderRow}
+            renderRow={(position) =>
+              position < list.count ? renderRow(position) : <PlaceholderRow />
+            }
           />
           {list.footer && <ListFooter state={list.footer} />}
+          {list.waiting && (
+            <LoadProgress
+              waiting={list.waiting}
+              loaded={list.count}
+              onRetry={list.footer?.kind === 'error' ? list.footer.onRetry : undefined}
+            />
+          )}
         </div>
       )}
     </>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import type { Thumbnail } from '../../shared/catalogue-schema.ts';
 import { pickThumbnail, thumbnailSrcSet } from '../lib/thumbnails.ts';
 
@@ -17,7 +17,12 @@ interface ThumbnailImageProps {
   children?: ReactNode;
 }
 
-/** A 16:9 box that holds its size before the image arrives, so nothing below it shifts. */
+/**
+ * A 16:9 box that holds its size before the image arrives, so nothing below it shifts. An
+ * image that cannot be had (offline, blocked, gone) leaves the box with a quiet picture mark
+ * instead of the browser's broken-image icon and its alt text spilling over the box; the alt
+ * text stays for screen readers.
+ */
 export function ThumbnailImage({
   thumbnails,
   cssWidth,
@@ -26,6 +31,11 @@ export function ThumbnailImage({
   eager = false,
   children,
 }: ThumbnailImageProps) {
+  const [failed, setFailed] = useState(false);
+  // An image may fail before the app hydrates the server's markup, when no handler listened.
+  const checkLoaded = useCallback((image: HTMLImageElement | null) => {
+    if (image?.complete && image.naturalWidth === 0 && image.currentSrc !== '') setFailed(true);
+  }, []);
   const widest = typeof cssWidth === 'number' ? cssWidth : cssWidth.wide;
   const chosen = pickThumbnail(thumbnails, widest);
   const srcSet = thumbnailSrcSet(thumbnails);
@@ -37,8 +47,21 @@ export function ThumbnailImage({
     <div
       className={`relative aspect-video shrink-0 overflow-hidden rounded-lg bg-zinc-200 dark:bg-zinc-800 ${className}`}
     >
-      {chosen && (
+      {chosen && failed && (
+        <div
+          role={alt ? 'img' : undefined}
+          aria-label={alt || undefined}
+          className="flex h-full w-full items-center justify-center text-zinc-400 dark:text-zinc-600"
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true" className="size-1/4 max-h-10 fill-current">
+            <path d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Zm1 2v8.6l3.3-3.3a1 1 0 0 1 1.4 0l2.3 2.3 3.3-3.3a1 1 0 0 1 1.4 0L19 13.6V7H5Zm4 3.5a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Z" />
+          </svg>
+        </div>
+      )}
+      {chosen && !failed && (
         <img
+          ref={checkLoaded}
+          onError={() => setFailed(true)}
           src={chosen.url}
           srcSet={srcSet}
           sizes={srcSet ? sizes : undefined}

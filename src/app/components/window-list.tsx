@@ -42,8 +42,12 @@ interface WindowListProps {
   renderRow: (index: number) => ReactNode;
   /** Window scroll position to restore when the list first appears (back/forward). */
   restoreY?: number;
-  /** Called when the rows on screen come within two screens of the end of what is loaded. */
-  onNearEnd?: () => void;
+  /**
+   * Called as the window moves with how many rows (from the first) should be loaded by now: the
+   * rows on screen and, ahead of them, as many as the reader will reach before a page or two can
+   * arrive at the speed they are scrolling. A reader at rest asks for a screen's worth ahead.
+   */
+  onNeedRows?: (count: number, visible: number) => void;
   /** Called, after scrolling settles, with the position of the row at the top of the window. */
   onTopIndexChange?: (index: number) => void;
   handleRef?: Ref<WindowListHandle>;
@@ -53,6 +57,8 @@ const OVERSCAN = 5;
 const SETTLE_MS = 200;
 const CONTEXT_PX = 16;
 const PREFETCH_ROWS = 60;
+/** How far ahead of a fast reader pages are asked for, in seconds of their scrolling. */
+const LEAD_SECONDS = 2;
 /** Rows drawn before hydration: a first page, more than the tallest screen shows. */
 const STATIC_ROWS = 100;
 
@@ -67,7 +73,7 @@ export function WindowList({
   setSize,
   renderRow,
   restoreY,
-  onNearEnd,
+  onNeedRows,
   onTopIndexChange,
   handleRef,
 }: WindowListProps) {
@@ -126,13 +132,33 @@ export function WindowList({
   const items = hydrated ? virtualizer.getVirtualItems() : [];
   const lastShown = items.length > 0 ? items[items.length - 1]!.index : -1;
 
-  const nearEnd = useEffectEvent(() => onNearEnd?.());
+  // The reader's speed, px/s, smoothed over the last scroll events; it decays while they rest.
+  const speed = useRef({ pxPerSecond: 0, y: 0, at: 0 });
   useEffect(() => {
-    // Two screens or PREFETCH_ROWS ahead, whichever is more: at a steady fast scroll
-    // (bench 6: 8000 px/s) the next page has most of a second to arrive.
-    const rowsAhead = Math.max(PREFETCH_ROWS, Math.ceil((2 * window.innerHeight) / rowHeight));
-    if (count > 0 && lastShown >= count - 1 - rowsAhead) nearEnd();
-  }, [lastShown, count, rowHeight]);
+    const onScroll = () => {
+      const now = performance.now();
+      const s = speed.current;
+      const elapsed = now - s.at;
+      if (elapsed > 0 && elapsed < 500) {
+        const instant = (Math.abs(window.scrollY - s.y) * 1000) / elapsed;
+        s.pxPerSecond = 0.7 * s.pxPerSecond + 0.3 * instant;
+      } else s.pxPerSecond = 0;
+      s.y = window.scrollY;
+      s.at = now;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+
+  const needRows = useEffectEvent(() => {
+    if (count === 0 || lastShown < 0) return;
+    // PREFETCH_ROWS or two screens ahead at rest; at speed, what the reader covers in
+    // LEAD_SECONDS, the time a few pages take to arrive and render.
+    const atSpeed = (speed.current.pxPerSecond * LEAD_SECONDS) / rowHeight;
+    const ahead = Math.max(PREFETCH_ROWS, (2 * window.innerHeight) / rowHeight, atSpeed);
+    onNeedRows?.(lastShown + 1 + Math.ceil(ahead), lastShown + 1);
+  });
+  useEffect(() => needRows(), [lastShown, count, rowHeight]);
 
   const topChanged = useEffectEvent(() => {
     const element = listRef.current;

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { notePage, pagesOptions } from '../api/catalogue-queries.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
@@ -18,7 +18,14 @@ export type PageItem<E extends EndpointName> = EndpointPage<E>['items'][number];
 export interface PagedListState {
   /** The first page has arrived. */
   loaded: boolean;
+  /** Items loaded so far. */
   count: number;
+  /**
+   * The list's length as far as it is known: a playlist's stated `totalItems` while pages remain
+   * (the rows not yet loaded show as placeholders, so the scrollbar spans the whole list), what
+   * has arrived once the last page has; a channel's lists state none, so what is loaded.
+   */
+  length: number;
   hasNextPage: boolean;
   /** The first page failed: what to say, since when (for a Retry-After countdown). */
   problem: ProblemText | null;
@@ -26,8 +33,14 @@ export interface PagedListState {
   retry: () => void;
   /** Drops every page and starts the list over. */
   reload: () => void;
-  /** Asks for the next page when there is one and nothing is in flight or failed. */
-  loadMore: () => void;
+  /**
+   * Loads pages in order until `count` items are in (the window list says how many it needs),
+   * one page after another with no render in between; `visible` is the end of the rows on
+   * screen, to tell a reader waiting on placeholders from a prefetch.
+   */
+  requestRows: (count: number, visible: number) => void;
+  /** A reader is looking at placeholders: the pages up to them are loading (or failed). */
+  waiting: { upTo: number; failed: boolean } | null;
   footer: FooterState | null;
   /** The window position to restore when the list first shows (back/forward). */
   restoreY: number | undefined;
@@ -46,6 +59,8 @@ export function usePagedList<E extends EndpointName>(
   endpoint: E,
   id: string,
   endText: (count: number) => string,
+  /** The list's length as its first page states it (a playlist's `totalItems`), if it does. */
+  statedLength?: (first: EndpointPage<E>) => number | undefined,
 ): PagedList<E> {
   const queryClient = useQueryClient();
   const options = pagesOptions(endpoint, id);
@@ -55,7 +70,6 @@ export function usePagedList<E extends EndpointName>(
     data,
     hasNextPage,
     isError,
-    isFetching,
     isFetchingNextPage,
     isFetchNextPageError,
     fetchNextPage,
@@ -74,12 +88,56 @@ export function usePagedList<E extends EndpointName>(
   const lastPage = data?.pages.at(-1);
   const repeated = data ? continuationRepeats(lastPage?.continuation, data.pageParams) : false;
 
-  const loadMore = () => {
-    // cancelRefetch: false makes a second call while a page is in flight a no-op.
-    if (hasNextPage && !isFetching && !isFetchNextPageError)
-      void fetchNextPage({ cancelRefetch: false });
-  };
-  const retryNext = () => void fetchNextPage({ cancelRefetch: false });
+  const stated = data?.pages[0] && statedLength ? statedLength(data.pages[0]) : undefined;
+  const length =
+    stated !== undefined && hasNextPage ? Math.max(stated, items.length) : items.length;
+
+  // One loading loop at a time; its goal follows the window (a reader who scrolls back up
+  // stops it), and each page is asked for as soon as the previous one arrives.
+  const goal = useRef(0);
+  const looping = useRef(false);
+  const latest = useRef({ loaded: 0, hasNextPage: false, failed: false });
+  const failedNow = isFetchNextPageError || (isError && !data);
+  useLayoutEffect(() => {
+    latest.current = { loaded: items.length, hasNextPage, failed: failedNow };
+  });
+  const [waitingFor, setWaitingFor] = useState<number | null>(null);
+  const loadThrough = useCallback(() => {
+    if (looping.current) return;
+    looping.current = true;
+    void (async () => {
+      try {
+        let { loaded, hasNextPage: more, failed } = latest.current;
+        while (more && !failed && loaded < goal.current) {
+          // cancelRefetch: false joins a request already in flight rather than repeating it.
+          const result = await fetchNextPage({ cancelRefetch: false });
+          loaded = itemsOf(result.data?.pages ?? []).length;
+          more = result.hasNextPage;
+          failed = result.isFetchNextPageError;
+        }
+      } finally {
+        looping.current = false;
+      }
+    })();
+  }, [fetchNextPage]);
+  const requestRows = useCallback(
+    (count: number, visible: number) => {
+      goal.current = count;
+      setWaitingFor(visible > latest.current.loaded ? visible : null);
+      loadThrough();
+    },
+    [loadThrough],
+  );
+  const waiting =
+    waitingFor !== null && waitingFor > items.length && hasNextPage
+      ? { upTo: Math.min(waitingFor, length), failed: isFetchNextPageError }
+      : null;
+
+  const retryNext = () =>
+    void fetchNextPage({ cancelRefetch: false }).then((result) => {
+      // Back to the loop, if the window still needs more.
+      if (!result.isFetchNextPageError) loadThrough();
+    });
   const reload = () => void queryClient.resetQueries({ queryKey: options.queryKey, exact: true });
 
   // Stable (TanStack's fetchNextPage is), so a seek loop can hold on to it.
@@ -115,12 +173,14 @@ export function usePagedList<E extends EndpointName>(
   return {
     loaded: data !== undefined,
     count: items.length,
+    length,
     hasNextPage,
     problem: isError && !data ? describeProblem(error, subject, id) : null,
     problemSince: errorUpdatedAt,
     retry: () => void refetch(),
     reload,
-    loadMore,
+    requestRows,
+    waiting,
     footer,
     restoreY,
     pages: data?.pages,

@@ -27,6 +27,8 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     'playlist',
     id,
     (count) => `End of playlist · ${plural(count, 'video', 'videos')}`,
+    // The first page states the playlist's length: the list is that tall from the start.
+    (first) => first.info?.totalItems,
   );
   // The link's target, read once: the address bar changes as the reader scrolls.
   const [target] = useState(() => readSeekTarget(search));

@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
+import { useHydrated } from '../hooks/use-hydrated.ts';
 import { RouteErrorBoundary } from './route-error.tsx';
 
 // The frame around every view: a skip link, the app's name linking home, and the main region
@@ -10,10 +11,13 @@ export function RootLayout() {
   const { pathname } = useLocation();
   // Marks the moment the app has taken over the server's markup: from here on, links navigate
   // in the app and lists scroll virtually (tests and benchmarks wait for it).
+  // (After the render that follows hydration, in which lists switch to the window's own layout.)
+  const hydrated = useHydrated();
   useEffect(() => {
+    if (!hydrated || document.documentElement.dataset.hydrated) return;
     document.documentElement.dataset.hydrated = 'true';
     performance.mark('hydrated');
-  }, []);
+  }, [hydrated]);
   return (
     <div className="flex min-h-dvh flex-col">
       <a
