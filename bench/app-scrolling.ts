@@ -3,15 +3,22 @@ import { launchChromium, ROW_SELECTOR } from './browser.ts';
 import { startExplorer } from './explorer.ts';
 import type { BenchRow } from './table.ts';
 
-// Bench 6: scroll the 5,000-video playlist from top to bottom at a steady speed, as a person
-// dragging the scrollbar would, and watch what it costs: rows in the DOM, long tasks, the heap once
-// all 5,000 are loaded, and how often the user hit the end of what was loaded.
+// Bench 6: scroll the 5,000-video playlist from top to bottom at a steady speed, once the app has
+// taken over the server's page, and watch what it costs: rows in the DOM, long tasks and layout
+// shifts while scrolling, the heap once all 5,000 are loaded, and how often the reader met rows
+// whose page had not arrived yet (placeholders on screen).
 
-const LONG_TASKS = `
+const OBSERVERS = `
   window.__longTasks = [];
+  window.__shifts = [];
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    for (const entry of list.getEntries())
+      window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (!entry.hadRecentInput) window.__shifts.push({ start: entry.startTime, value: entry.value });
+  }).observe({ type: 'layout-shift', buffered: true });
 `;
 
 interface ScrollReport {
@@ -20,6 +27,7 @@ interface ScrollReport {
   stalls: number;
   reachedEnd: boolean;
   seconds: number;
+  started: number;
 }
 
 export async function benchAppScrolling(options: {
@@ -30,10 +38,10 @@ export async function benchAppScrolling(options: {
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(LONG_TASKS);
+    await context.addInitScript(OBSERVERS);
     const page = await context.newPage();
     await page.goto(`${explorer.url}/playlist/${FIXTURE_IDS.playlist5000}`);
-    await page.waitForSelector(ROW_SELECTOR);
+    await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
     const report = (await page.evaluate(
       ({ selector, speed, maxSeconds }) =>
         new Promise<ScrollReport>((resolve) => {
@@ -53,8 +61,13 @@ export async function benchAppScrolling(options: {
             const atBottom =
               window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
             const lastLoaded = document.querySelector(`${selector}[aria-posinset="5000"]`) !== null;
-            if (atBottom && !lastLoaded && !stalled) stalls++;
-            stalled = atBottom && !lastLoaded;
+            // A placeholder (a row with no link yet) on screen: the reader outran its page.
+            const waiting = [...rows()].some((row) => {
+              const rect = row.getBoundingClientRect();
+              return rect.bottom > 0 && rect.top < window.innerHeight && !row.querySelector('a');
+            });
+            if (waiting && !stalled) stalls++;
+            stalled = waiting;
             const done = atBottom && lastLoaded;
             if (done || now - started > maxSeconds * 1000) {
               resolve({
@@ -63,6 +76,7 @@ export async function benchAppScrolling(options: {
                 stalls,
                 reachedEnd: done,
                 seconds: (now - started) / 1000,
+                started,
               });
             } else requestAnimationFrame(step);
           };
@@ -70,9 +84,23 @@ export async function benchAppScrolling(options: {
         }),
       { selector: ROW_SELECTOR, speed: options.pixelsPerSecond, maxSeconds: options.maxSeconds },
     )) as ScrollReport;
-    const longTasks = (await page.evaluate(
-      () => (window as unknown as { __longTasks: number[] }).__longTasks,
-    )) as number[];
+    const observed = (await page.evaluate(() => {
+      const w = window as unknown as {
+        __longTasks: { start: number; duration: number }[];
+        __shifts: { start: number; value: number }[];
+      };
+      return { longTasks: w.__longTasks, shifts: w.__shifts };
+    })) as {
+      longTasks: { start: number; duration: number }[];
+      shifts: { start: number; value: number }[];
+    };
+    // While scrolling only: loading and hydrating the page are bench 5's subject.
+    const longTasks = observed.longTasks
+      .filter((t) => t.start >= report.started)
+      .map((t) => t.duration);
+    const shift = observed.shifts
+      .filter((s) => s.start >= report.started)
+      .reduce((sum, s) => sum + s.value, 0);
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
@@ -95,10 +123,19 @@ export async function benchAppScrolling(options: {
         bench: '6',
         measure: 'app, scrolling: long tasks (> 50 ms) and the longest',
         figure: `${over50} over 50 ms; longest ${longest.toFixed(0)} ms`,
-        reference: '100 ms budget',
-        ratio: `${(longest / 100).toFixed(2)}× budget`,
-        target: 'none over 100 ms',
-        met: longest <= 100,
+        reference: '50 ms budget',
+        ratio: `${(longest / 50).toFixed(2)}× budget`,
+        target: 'none over 50 ms',
+        met: longest <= 50,
+      },
+      {
+        bench: '6',
+        measure: 'app, scrolling: layout shift (sum of shifts while scrolling)',
+        figure: shift.toFixed(4),
+        reference: 'a page arriving moves nothing',
+        ratio: '–',
+        target: '0',
+        met: shift === 0,
       },
       {
         bench: '6',
@@ -111,7 +148,7 @@ export async function benchAppScrolling(options: {
       },
       {
         bench: '6',
-        measure: 'app, scrolling: times the end was reached before its page',
+        measure: 'app, scrolling: times rows were on screen before their page',
         figure: String(report.stalls),
         reference: '50 pages fetched',
         ratio: '–',

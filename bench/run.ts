@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
+import { benchDragDeep } from './app-drag.ts';
 import { benchAppFirstView } from './app-first-view.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
@@ -12,7 +13,7 @@ import { benchProxyUncached } from './proxy-uncached.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 
-// `npm run bench`: the eight benchmarks (docs/benchmarks.md), each beside a reference measured
+// `npm run bench`: the nine benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
 // its figures mean nothing. `--only 1,4` picks some. `--out FILE` also writes the table (the
 // full run's goes to docs/bench.md).
@@ -45,6 +46,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['6', () => benchAppScrolling({ pixelsPerSecond: 8000, maxSeconds: smoke ? 2 : 150 })],
   ['7', () => benchWholePlaylist({ ...base, rounds: smoke ? 1 : 3 })],
   ['8', async () => bundleRows()],
+  ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],
 ];
 
 const rows: BenchRow[] = [];
