@@ -166,7 +166,7 @@ export function LoadProgress({
               {`Loading up to #${formatCount(waiting.upTo)}… ${formatCount(loaded)} loaded`}
             </span>
             <progress
-              className="h-1.5 w-full overflow-hidden rounded-full accent-blue-600"
+              className="h-1.5 w-full overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-zinc-200 [&::-webkit-progress-value]:bg-blue-600 dark:[&::-webkit-progress-bar]:bg-zinc-700 dark:[&::-webkit-progress-value]:bg-blue-400"
               max={100}
               value={percent}
               aria-label="Loading progress"
