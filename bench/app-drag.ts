@@ -1,7 +1,7 @@
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import type { BenchOptions } from './catalogue-paging.ts';
 import { launchChromium, ROW_SELECTOR } from './browser.ts';
-import { startExplorer } from './explorer.ts';
+import { rawChain, withFreshExplorer } from './raw-chain.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -18,44 +18,10 @@ export async function benchDragDeep(options: BenchOptions): Promise<BenchRow[]> 
   const appTimes: number[] = [];
   const floorTimes: number[] = [];
   const ratios: number[] = [];
-  const once = async (run: (url: string) => Promise<number>) => {
-    const explorer = await startExplorer();
-    try {
-      return await run(explorer.url);
-    } finally {
-      await explorer.stop();
-    }
-  };
   try {
     for (let round = 0; round < options.rounds; round++) {
-      const floor = await once(async (url) => {
-        const context = await browser.newContext();
-        const page = await context.newPage();
-        await page.goto(`${url}/healthz`);
-        const ms = await page.evaluate(
-          async ({ id, target }) => {
-            let started = 0;
-            let continuation: string | null = null;
-            let items = 0;
-            do {
-              if (continuation !== null && started === 0) started = performance.now();
-              const query = new URLSearchParams({ id });
-              if (continuation) query.set('continuation', continuation);
-              const page = (await (await fetch(`/api/v1/playlist?${query}`)).json()) as {
-                items: unknown[];
-                continuation: string | null;
-              };
-              items += page.items.length;
-              continuation = page.continuation;
-            } while (continuation && items < target);
-            return performance.now() - started;
-          },
-          { id: FIXTURE_IDS.playlist5000, target: TARGET },
-        );
-        await context.close();
-        return ms;
-      });
-      const app = await once(async (url) => {
+      const floor = (await rawChain(browser, FIXTURE_IDS.playlist5000, TARGET)).ms;
+      const app = await withFreshExplorer(async (url) => {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         const page = await context.newPage();
         await page.goto(`${url}/playlist/${FIXTURE_IDS.playlist5000}`);

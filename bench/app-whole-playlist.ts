@@ -1,7 +1,7 @@
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import type { BenchOptions } from './catalogue-paging.ts';
 import { launchChromium, ROW_SELECTOR } from './browser.ts';
-import { startExplorer } from './explorer.ts';
+import { rawChain, withFreshExplorer } from './raw-chain.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -31,40 +31,10 @@ export async function benchWholePlaylist(options: BenchOptions): Promise<BenchRo
   const ratios: number[] = [];
   try {
     for (let round = 0; round < options.rounds; round++) {
-      const once = async (run: (url: string) => Promise<number>) => {
-        const explorer = await startExplorer();
-        try {
-          return await run(explorer.url);
-        } finally {
-          await explorer.stop();
-        }
-      };
-      const floor = await once(async (url) => {
-        const context = await browser.newContext();
-        const page = await context.newPage();
-        await page.goto(`${url}/healthz`);
-        const ms = await page.evaluate(async (id) => {
-          let started = 0;
-          let continuation: string | null = null;
-          let items = 0;
-          do {
-            if (continuation !== null && started === 0) started = performance.now();
-            const query = new URLSearchParams({ id });
-            if (continuation) query.set('continuation', continuation);
-            const page = (await (await fetch(`/api/v1/playlist?${query}`)).json()) as {
-              items: unknown[];
-              continuation: string | null;
-            };
-            items += page.items.length;
-            continuation = page.continuation;
-          } while (continuation);
-          if (items !== 5000) throw new Error(`followed to ${items} items`);
-          return performance.now() - started;
-        }, FIXTURE_IDS.playlist5000);
-        await context.close();
-        return ms;
-      });
-      const app = await once(async (url) => {
+      const chain = await rawChain(browser, FIXTURE_IDS.playlist5000);
+      if (chain.items !== 5000) throw new Error(`followed to ${chain.items} items`);
+      const floor = chain.ms;
+      const app = await withFreshExplorer(async (url) => {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         await context.addInitScript(LAST_ROW_PROBE);
         const page = await context.newPage();

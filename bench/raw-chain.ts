@@ -1,0 +1,54 @@
+import type { Browser } from '@playwright/test';
+import { startExplorer } from './explorer.ts';
+
+// What the app-loading benchmarks compare against: a script in the same browser, same origin,
+// following a playlist's continuations as fast as it can, each on a fresh explorer (a cold
+// server cache), timed from the request for page 2.
+
+/** Runs `run` against a fresh explorer, stopped afterwards. */
+export async function withFreshExplorer<T>(run: (url: string) => Promise<T>): Promise<T> {
+  const explorer = await startExplorer();
+  try {
+    return await run(explorer.url);
+  } finally {
+    await explorer.stop();
+  }
+}
+
+/**
+ * Milliseconds from the request for page 2 until `items` items are in (all, by default), and how
+ * many came.
+ */
+export function rawChain(
+  browser: Browser,
+  playlistId: string,
+  items = Infinity,
+): Promise<{ ms: number; items: number }> {
+  return withFreshExplorer(async (url) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${url}/healthz`);
+    const ms = await page.evaluate(
+      async ({ id, wanted }) => {
+        let started = 0;
+        let continuation: string | null = null;
+        let count = 0;
+        do {
+          if (continuation !== null && started === 0) started = performance.now();
+          const query = new URLSearchParams({ id });
+          if (continuation) query.set('continuation', continuation);
+          const page = (await (await fetch(`/api/v1/playlist?${query}`)).json()) as {
+            items: unknown[];
+            continuation: string | null;
+          };
+          count += page.items.length;
+          continuation = page.continuation;
+        } while (continuation && count < wanted);
+        return { ms: performance.now() - started, items: count };
+      },
+      { id: playlistId, wanted: Number.isFinite(items) ? items : Number.MAX_SAFE_INTEGER },
+    );
+    await context.close();
+    return ms;
+  });
+}
