@@ -24,13 +24,11 @@ export function SkeletonRows({
       </p>
       <div aria-hidden="true">
         {Array.from({ length: count }, (_, i) => (
-          <div key={i} className={`flex items-center gap-3 px-2 ${rowClassName}`}>
-            <div className="aspect-video w-28 shrink-0 animate-pulse rounded-lg bg-zinc-200 sm:w-40 dark:bg-zinc-800" />
-            <div className="flex-1 space-y-2">
-              <div className="h-4 w-3/4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
-              <div className="h-3 w-1/3 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
-            </div>
-          </div>
+          <RowShape
+            key={i}
+            className={rowClassName}
+            tone="animate-pulse bg-zinc-200 dark:bg-zinc-800"
+          />
         ))}
       </div>
     </div>
@@ -119,17 +117,25 @@ export function ProblemView({
   );
 }
 
-/** A row not loaded yet: the shape of a row, so the page that fills it shifts nothing. */
-export function PlaceholderRow() {
+/** The outline of a row: a thumbnail and two lines of text, in `tone`. */
+function RowShape({ className, tone }: { className: string; tone: string }) {
   return (
-    <div aria-hidden="true" className="flex h-full items-center gap-3 px-2">
-      <div className="aspect-video w-28 shrink-0 rounded-lg bg-zinc-100 sm:w-40 dark:bg-zinc-900" />
+    <div aria-hidden="true" className={`flex items-center gap-3 px-2 ${className}`}>
+      <div className={`aspect-video w-28 shrink-0 rounded-lg sm:w-40 ${tone}`} />
       <div className="flex-1 space-y-2">
-        <div className="h-4 w-2/3 rounded bg-zinc-100 dark:bg-zinc-900" />
-        <div className="h-3 w-1/4 rounded bg-zinc-100 dark:bg-zinc-900" />
+        <div className={`h-4 w-3/4 rounded ${tone}`} />
+        <div className={`h-3 w-1/3 rounded ${tone}`} />
       </div>
     </div>
   );
+}
+
+/**
+ * A row not loaded yet, quieter than the first page's skeleton (there may be thousands to pass):
+ * the shape of a row, so the page that fills it shifts nothing.
+ */
+export function PlaceholderRow() {
+  return <RowShape className="h-full" tone="bg-zinc-100 dark:bg-zinc-900" />;
 }
 
 /**
