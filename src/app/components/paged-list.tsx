@@ -83,6 +83,7 @@ export function PagedList({
             handleRef={handleRef}
             label={label}
             count={list.length}
+            loadedCount={list.count}
             setSize={setSize}
             rowSize={rowSize}
             restoreY={list.restoreY}

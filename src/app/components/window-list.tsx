@@ -37,6 +37,11 @@ interface WindowListProps {
   label: string;
   count: number;
   rowSize: RowSize;
+  /**
+   * Rows that hold an item (the rest of `count` are placeholders); before hydration only these
+   * are drawn, as a page without scripts has no use for placeholders.
+   */
+  loadedCount?: number;
   /** The list's full length when known (aria-setsize), else the loaded count. */
   setSize?: number;
   renderRow: (index: number) => ReactNode;
@@ -70,6 +75,7 @@ export function WindowList({
   label,
   count,
   rowSize,
+  loadedCount = count,
   setSize,
   renderRow,
   restoreY,
@@ -184,7 +190,7 @@ export function WindowList({
   if (!hydrated) {
     return (
       <ul ref={listRef} aria-label={label} className="relative">
-        {Array.from({ length: Math.min(count, STATIC_ROWS) }, (_, index) => (
+        {Array.from({ length: Math.min(loadedCount, count, STATIC_ROWS) }, (_, index) => (
           <li
             key={index}
             aria-setsize={setSize ?? count}
