@@ -6,7 +6,7 @@ import type { AppEnv } from './app-env.ts';
 import type { AppHtml } from './app-html.ts';
 import { internalError } from './middleware/internal-error.ts';
 import { methodGuard } from './middleware/method-guard.ts';
-import { requestLog } from './middleware/request-log.ts';
+import { createRequestLogger, requestLog, type RequestLogger } from './middleware/request-log.ts';
 import type { PageSource } from './page-source.ts';
 import { publicOrigin } from './link-preview.ts';
 import { appPages } from './routes/app-pages.ts';
@@ -39,6 +39,11 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping'> {
   /** `GET /api/demo`; null (404) unless the upstream is the embedded catalogue. */
   demoEntries?: DemoEntry[] | null;
   logger: Logger;
+  /**
+   * Where the request lines go; shared with the fast path for cached pages when there is one
+   * (start-explorer.ts), so that request IDs are unique whichever door a request came through.
+   */
+  requestLogger?: RequestLogger;
   /** Read the client's address from X-Forwarded-For (behind a reverse proxy only). */
   trustProxy?: boolean;
   /** How long an HTML answer may wait for a deep link's first page. */
@@ -63,7 +68,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   } = options;
   const app = new Hono<AppEnv>();
 
-  app.use(requestLog(logger));
+  app.use(requestLog(options.requestLogger ?? createRequestLogger(logger)));
   app.use(methodGuard);
 
   app.get('/healthz', healthz);

@@ -12,8 +12,9 @@ import { startExplorer } from './start-explorer.ts';
 // Vite's dev server inside it, in middleware mode, for the app's modules and hot reload. Vite
 // answers what it knows (source modules, its client, public files); everything else, the app's
 // pages among them, goes to the explorer, which renders pages with the app's server entry as
-// Vite loads it from source. One difference from `npm start`: pages carry no CSP, since Vite's
-// dev client injects inline scripts.
+// Vite loads it from source. Two differences from `npm start`: pages carry no CSP, since Vite's
+// dev client injects inline scripts, and cached pages take no fast path (cached-page-fast-path.ts):
+// the app answers them, with the same bytes, a little slower.
 
 const config = loadServerConfigOrExit();
 const logger = createLogger(config.logLevel);

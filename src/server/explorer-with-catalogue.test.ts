@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { createAdaptorServer } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ENTRIES, FIXTURE_IDS } from '../catalogue/demo-fixtures.ts';
 import { startCatalogue, type StartedCatalogue } from '../catalogue/start-catalogue.ts';
@@ -82,7 +81,7 @@ async function serveExplorer(env: Record<string, string>) {
   });
   const logger = createLogger('debug', { write: (line: string) => void logLines.push(line) });
   const explorer = await startExplorer(config, logger);
-  const server = createAdaptorServer({ fetch: explorer.app.fetch }) as Server;
+  const server = createServer(explorer.listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   running.push({ server, explorer });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

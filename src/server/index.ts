@@ -1,11 +1,12 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
 // `npm start`: reads the configuration, starts the explorer and serves it. All the behaviour
-// lives in create-server-app.ts and its parts; this file only wires and stops them.
+// lives in create-server-app.ts and its parts (cached pages take a fast path in front of it,
+// cached-page-fast-path.ts); this file only wires and stops them.
 
 /** In-flight requests get this long to finish after SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -16,7 +17,7 @@ const logger = createLogger(config.logLevel);
 logger.info({ config: describeConfig(config) }, 'starting');
 const explorer = await startExplorer(config, logger);
 
-const server = createAdaptorServer({ fetch: explorer.app.fetch });
+const server = createServer(explorer.listener);
 server.on('error', (error: NodeJS.ErrnoException) => {
   logger.fatal({ err: { code: error.code, message: error.message } }, 'cannot listen');
   void explorer.close().finally(() => process.exit(1));

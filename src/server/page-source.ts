@@ -83,6 +83,12 @@ export interface PageSource {
    * that never asks the upstream, never waits and spends nobody's allowance (link previews).
    */
   peek(lookup: Lookup): StoredPage | undefined;
+  /**
+   * The page for `lookup` when the cache holds it fresh, as `get` would answer it (a hit), or
+   * undefined: for the fast path, which answers only what needs no decision
+   * (cached-page-fast-path.ts).
+   */
+  fresh(lookup: Lookup): StoredPage | undefined;
 }
 
 /**
@@ -198,6 +204,10 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     peek(lookup) {
       const stored = cache.get(cacheKey(lookup));
       return stored?.kind === 'page' && stored.staleUntil > now() ? stored : undefined;
+    },
+    fresh(lookup) {
+      const stored = cache.get(cacheKey(lookup));
+      return stored?.kind === 'page' && stored.freshUntil > now() ? stored : undefined;
     },
 
     encode(lookup, page, encoding) {

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { DEMO_ENTRIES } from '../catalogue/demo-fixtures.ts';
 import { createChannelTitles } from './channel-titles.ts';
@@ -5,8 +6,11 @@ import { createClientRateLimit } from './client-rate-limit.ts';
 import type { ServerConfig } from './config.ts';
 import { createAppHtml, type AppShell } from './app-html.ts';
 import { loadBuiltShell } from './app-shell.ts';
+import { cachedPageFastPath } from './cached-page-fast-path.ts';
 import { createServerApp } from './create-server-app.ts';
 import { createLinkPreviews } from './link-preview.ts';
+import { createRequestLogger } from './middleware/request-log.ts';
+import { explorerListener } from './node-listener.ts';
 import { createPageSource, type PageAnswer, type PageCacheEntry } from './page-source.ts';
 import { createQuotaGuard } from './quota-guard.ts';
 import { createRequestCoalescer } from './request-coalescer.ts';
@@ -22,6 +26,8 @@ import { resolveUpstreamTarget } from './upstream-target.ts';
 
 export interface Explorer {
   app: ReturnType<typeof createServerApp>;
+  /** For node:http: the fast path for cached pages in front of the app (node-listener.ts). */
+  listener: RequestListener;
   /** Where lookups go (without credentials), for the start-up log. */
   upstreamUrl: string;
   /** /readyz answers 503 from now on. */
@@ -83,6 +89,7 @@ export async function startExplorer(
     );
 
   let stopping = false;
+  const requestLogger = createRequestLogger(logger);
   const app = createServerApp({
     pageSource,
     upstream,
@@ -94,12 +101,14 @@ export async function startExplorer(
     thumbnails,
     demoEntries: catalogue === null ? null : DEMO_ENTRIES,
     logger,
+    requestLogger,
     trustProxy: config.trustProxy,
     isStopping: () => stopping,
   });
 
   return {
     app,
+    listener: explorerListener(app, cachedPageFastPath({ pageSource, requests: requestLogger })),
     upstreamUrl: baseUrl,
     markStopping: () => {
       stopping = true;

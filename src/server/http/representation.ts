@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
-import { respond, type HeaderRecord } from './responses.ts';
+import { respond, type Answer, type HeaderRecord } from './responses.ts';
 
 // Conditional requests and content coding for one set of bytes sent many times: a page, or
 // the app's HTML. The bytes carry a strong validator; each content coding gets a tag of its
@@ -21,7 +21,7 @@ export interface RequestHeaders {
   header(name: string): string | undefined;
 }
 
-export const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+export const etagOf = (body: Buffer) => `"${hash('sha1', body, 'base64url')}"`;
 
 /** A strong validator per content coding (RFC 9110 §8.8.3: they are different bytes). */
 export const variantTag = (etag: string, encoding: Encoding | null) =>
@@ -63,6 +63,54 @@ export function encodeOnce(
   return pending;
 }
 
+/** How one request wants a representation: in which coding, and whether its copy is current. */
+export interface Variant {
+  /** null: the bytes as they are. */
+  encoding: Encoding | null;
+  notModified: boolean;
+}
+
+/**
+ * The variant a request asks for: the best coding it accepts (small bodies go as they are),
+ * and whether its If-None-Match names these bytes (only a 200 carries a validator).
+ */
+export function variantFor(
+  request: { acceptEncoding: string | undefined; ifNoneMatch: string | undefined },
+  representation: Representation,
+  status: 200 | 404,
+): Variant {
+  return {
+    encoding:
+      representation.body.length >= COMPRESS_MIN_BYTES
+        ? negotiateEncoding(request.acceptEncoding)
+        : null,
+    notModified: status === 200 && notModified(request.ifNoneMatch, representation.etag),
+  };
+}
+
+/**
+ * What to send for `variant` of `representation`: 304 when the client's copy is current, else
+ * the bytes in the variant's coding. A 404 carries no validator.
+ */
+export async function representationAnswer(
+  representation: Representation,
+  status: 200 | 404,
+  headers: HeaderRecord,
+  variant: Variant,
+  encode: (encoding: Encoding) => Promise<Buffer> = (encoding) =>
+    encodeOnce(representation, encoding),
+): Promise<Answer> {
+  const { encoding } = variant;
+  const sent: HeaderRecord = { ...headers, Vary: 'Accept-Encoding' };
+  if (status === 200) {
+    sent.ETag = variantTag(representation.etag, encoding);
+    if (variant.notModified) return { status: 304, headers: sent, body: null };
+  }
+  if (encoding === null) return { status, headers: sent, body: representation.body };
+  const body = await encode(encoding);
+  return { status, headers: { ...sent, 'Content-Encoding': encoding }, body };
+}
+
 /**
  * Sends `representation` in the best coding the client accepts (small bodies go as they
  * are), or 304 when the client's copy is current. A 404 carries no validator.
@@ -72,20 +120,16 @@ export async function sendRepresentation(
   representation: Representation,
   status: 200 | 404,
   headers: HeaderRecord,
-  encode: (encoding: Encoding) => Promise<Buffer> = (encoding) =>
-    encodeOnce(representation, encoding),
+  encode?: (encoding: Encoding) => Promise<Buffer>,
 ): Promise<Response> {
-  const encoding =
-    representation.body.length >= COMPRESS_MIN_BYTES
-      ? negotiateEncoding(request.header('accept-encoding'))
-      : null;
-  const sent: HeaderRecord = { ...headers, Vary: 'Accept-Encoding' };
-  if (status === 200) {
-    sent.ETag = variantTag(representation.etag, encoding);
-    if (notModified(request.header('if-none-match'), representation.etag))
-      return respond(304, null, sent);
-  }
-  if (encoding === null) return respond(status, representation.body, sent);
-  const body = await encode(encoding);
-  return respond(status, body, { ...sent, 'Content-Encoding': encoding });
+  const variant = variantFor(
+    {
+      acceptEncoding: request.header('accept-encoding'),
+      ifNoneMatch: request.header('if-none-match'),
+    },
+    representation,
+    status,
+  );
+  const answer = await representationAnswer(representation, status, headers, variant, encode);
+  return respond(answer.status, answer.body, answer.headers);
 }

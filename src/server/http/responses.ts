@@ -11,16 +11,30 @@ export type HeaderRecord = Record<string, string>;
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
+/**
+ * A response as plain data, before it becomes a fetch `Response` (Hono) or goes straight to
+ * node:http (the fast path for cached pages): one decision, two ways out.
+ */
+export interface Answer {
+  status: number;
+  /** Without the security headers: both ways out add them. */
+  headers: HeaderRecord;
+  body: Buffer | null;
+}
+
+/** `headers` with the security headers every response carries. */
+export const withSecurityHeaders = (headers: HeaderRecord): HeaderRecord => ({
+  ...SECURITY_HEADERS,
+  ...headers,
+});
+
 export function respond(
   status: number,
   body: Uint8Array | string | null,
   headers: HeaderRecord,
 ): Response {
   // A Buffer is a Uint8Array; the DOM typings want one backed by a plain ArrayBuffer.
-  return new Response(body as BodyInit | null, {
-    status,
-    headers: { ...SECURITY_HEADERS, ...headers },
-  });
+  return new Response(body as BodyInit | null, { status, headers: withSecurityHeaders(headers) });
 }
 
 export function problemResponse(

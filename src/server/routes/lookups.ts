@@ -3,9 +3,9 @@ import type { EndpointName } from '../../shared/endpoints.ts';
 import type { AppEnv } from '../app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { sendRepresentation } from '../http/representation.ts';
-import { JSON_TYPE, problemResponse } from '../http/responses.ts';
+import { JSON_TYPE, problemResponse, type HeaderRecord } from '../http/responses.ts';
 import { logAnswer } from '../middleware/request-log.ts';
-import type { PageSource } from '../page-source.ts';
+import type { CacheStatus, PageSource } from '../page-source.ts';
 import { validateLookup } from '../validate-lookup.ts';
 
 // The three lookups on the app's own origin: the input is checked before any quota is spent,
@@ -20,6 +20,16 @@ export interface LookupRouteOptions {
 
 /** Browsers may reuse an API answer this long without asking (pages change slowly). */
 const API_MAX_AGE_SECONDS = 60;
+
+/** The headers of a page answer (the fast path for cached pages sends the same). */
+export function pageHeaders(cache: CacheStatus): HeaderRecord {
+  return {
+    'Content-Type': JSON_TYPE,
+    // A stale copy stood in for a failed upstream: let the browser ask again next time.
+    'Cache-Control': cache === 'stale' ? 'no-cache' : `public, max-age=${API_MAX_AGE_SECONDS}`,
+    'X-Cache': cache,
+  };
+}
 
 export function lookup(name: EndpointName, options: LookupRouteOptions): Handler<AppEnv> {
   const { pageSource, trustProxy } = options;
@@ -42,18 +52,8 @@ export function lookup(name: EndpointName, options: LookupRouteOptions): Handler
       });
     }
     const { page } = answer;
-    return sendRepresentation(
-      c.req,
-      page,
-      200,
-      {
-        'Content-Type': JSON_TYPE,
-        // A stale copy stood in for a failed upstream: let the browser ask again next time.
-        'Cache-Control':
-          answer.cache === 'stale' ? 'no-cache' : `public, max-age=${API_MAX_AGE_SECONDS}`,
-        'X-Cache': answer.cache,
-      },
-      (encoding) => pageSource.encode(checked.lookup, page, encoding),
+    return sendRepresentation(c.req, page, 200, pageHeaders(answer.cache), (encoding) =>
+      pageSource.encode(checked.lookup, page, encoding),
     );
   };
 }
