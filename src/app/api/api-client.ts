@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import { endpoints, type EndpointName, type EndpointPage } from '../../shared/endpoints.ts';
 import { DEMO_ENTRIES_PATH, demoEntriesSchema } from '../../shared/explorer-api.ts';
+import { compileCheck, type Check } from '../../shared/page-check.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../shared/problem.ts';
 import { ApiError, parseRetryAfter } from './api-error.ts';
 
 // The app's only way to the explorer server (same origin). Every answer, and every problem
-// body, is parsed with the shared schemas at this edge; the rest of the app sees parsed data.
+// body, is checked against the shared schemas at this edge; the rest of the app sees checked
+// data. (A checked page keeps any fields the schema does not name; the app reads only those
+// it names.)
 
 async function readProblem(response: Response) {
   const type = response.headers.get('Content-Type') ?? '';
@@ -18,7 +21,17 @@ async function readProblem(response: Response) {
   }
 }
 
-async function getParsed<T>(url: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+/**
+ * Reads an answer with `schema`. A page is first put to the yes/no check compiled from its
+ * schema (page-check.ts), which reads it without copying it; zod runs only when that says no,
+ * to tell what is wrong.
+ */
+async function getParsed<T>(
+  url: string,
+  schema: z.ZodType<T>,
+  signal?: AbortSignal,
+  check?: Check,
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
@@ -44,6 +57,7 @@ async function getParsed<T>(url: string, schema: z.ZodType<T>, signal?: AbortSig
       cause: error,
     });
   }
+  if (check?.(body)) return body as T;
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     throw new ApiError('malformed', 'The server sent an answer the explorer cannot read.', {
@@ -68,7 +82,18 @@ function lookupUrl(endpoint: EndpointName, id: string, continuation: string | nu
 const pageSchemas: { readonly [K in EndpointName]: { pageSchema: z.ZodType<EndpointPage<K>> } } =
   endpoints;
 
-/** One page of any lookup, parsed with that endpoint's page schema. */
+/** Each endpoint's compiled page check, made when its first page arrives. */
+const pageChecks = new Map<EndpointName, Check>();
+function pageCheck(endpoint: EndpointName): Check {
+  let check = pageChecks.get(endpoint);
+  if (check === undefined) {
+    check = compileCheck(pageSchemas[endpoint].pageSchema);
+    pageChecks.set(endpoint, check);
+  }
+  return check;
+}
+
+/** One page of any lookup, checked against that endpoint's page schema. */
 export function fetchPage<E extends EndpointName>(
   endpoint: E,
   id: string,
@@ -76,7 +101,7 @@ export function fetchPage<E extends EndpointName>(
   signal?: AbortSignal,
 ): Promise<EndpointPage<E>> {
   const { pageSchema } = pageSchemas[endpoint];
-  return getParsed(lookupUrl(endpoint, id, continuation), pageSchema, signal);
+  return getParsed(lookupUrl(endpoint, id, continuation), pageSchema, signal, pageCheck(endpoint));
 }
 
 /** A page that arrived some other way (inside the HTML), read like a fetched one; null if unreadable. */

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
-import { rememberChannelTitles, rememberPlaylistPageChannels } from '../lib/channel-titles.ts';
+import { rememberChannelTitles, rememberPlaylistChannels } from '../lib/channel-titles.ts';
 import { fetchDemoEntries, fetchPage } from './api-client.ts';
 import { nextContinuation } from './continuation-guard.ts';
 
@@ -16,19 +16,26 @@ const catalogueKeys = {
 };
 
 /**
- * What the app learns from a page besides its rows, whether fetched or rendered by the server:
+ * What the app learns from pages besides their rows, whether fetched or rendered by the server:
  * playlist pages name channels, so their titles are remembered for the channel views.
  */
-const onPage: { [E in EndpointName]?: (page: EndpointPage<E>) => void } = {
-  playlist: rememberPlaylistPageChannels,
+const learnFrom: { [E in EndpointName]?: (pages: readonly EndpointPage<E>[]) => void } = {
+  playlist: rememberPlaylistChannels,
 };
 const noted = new WeakSet<object>();
 
-/** Learns from `page` once, however often a list's pages are looked at. */
-export function notePage<E extends EndpointName>(endpoint: E, page: EndpointPage<E>): void {
-  if (noted.has(page)) return;
-  noted.add(page);
-  onPage[endpoint]?.(page);
+/**
+ * Learns from each page once, however often a list's pages are looked at, and from all the
+ * new ones together (one write to storage for a batch of pages, not one per page).
+ */
+export function notePages<E extends EndpointName>(
+  endpoint: E,
+  pages: readonly EndpointPage<E>[],
+): void {
+  const fresh = pages.filter((page) => !noted.has(page));
+  if (fresh.length === 0) return;
+  for (const page of fresh) noted.add(page);
+  learnFrom[endpoint]?.(fresh);
 }
 
 const firstPage = null as string | null;

@@ -24,8 +24,9 @@ export interface DeepLinkSeek {
 /**
  * Opens a playlist at the item a link names. Pages are chained (spec §2.6), so every page up
  * to the target is loaded first, each asked for as soon as the previous one arrives, without
- * waiting for a render in between: a deep link is then as fast as a plain loop over the
- * continuations. Once the item is in, the window jumps to it (through `listRef`).
+ * waiting for a render in between (the list's loading loop, page-chain.ts): a deep link is
+ * then about as fast as a plain loop over the continuations. Once the item is in, the window
+ * jumps to it (through `listRef`).
  *
  * No seek when `target` is null or the view returns to a remembered position instead.
  */
@@ -35,7 +36,7 @@ export function useDeepLinkSeek(
   listRef: RefObject<WindowListHandle | null>,
 ): DeepLinkSeek {
   const seeking = target !== null && list.restoreY === undefined;
-  const { items, loaded, hasNextPage, isError, fetchNext } = list;
+  const { items, loaded, hasNextPage, isError, requestUntil } = list;
   const position = useMemo(
     () => (seeking ? findTarget(items, target) : -1),
     [seeking, target, items],
@@ -44,19 +45,8 @@ export function useDeepLinkSeek(
 
   const startSeek = state === 'loading' && loaded;
   useEffect(() => {
-    if (!startSeek || target === null) return;
-    let stopped = false;
-    void (async () => {
-      for (;;) {
-        const result = await fetchNext();
-        if (stopped || result.isError || !result.hasNextPage) return;
-        if (findTarget(result.items, target) >= 0) return;
-      }
-    })();
-    return () => {
-      stopped = true;
-    };
-  }, [startSeek, target, fetchNext]);
+    if (startSeek && target !== null) requestUntil((page) => findTarget(page.items, target) >= 0);
+  }, [startSeek, target, requestUntil]);
 
   // The jump needs the list as the browser lays it out: not before hydration, when the rows are
   // still the server's and their height not yet the screen's.

@@ -1,7 +1,8 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
-import { notePage, pagesOptions } from '../api/catalogue-queries.ts';
+import { notePages, pagesOptions } from '../api/catalogue-queries.ts';
+import { followChain } from '../api/page-chain.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
 import type { FooterState } from '../components/list-states.tsx';
 import { formatCount } from '../lib/format.ts';
@@ -51,8 +52,8 @@ export interface PagedList<E extends EndpointName> extends PagedListState {
   items: PageItem<E>[];
   /** The last request for the list failed (its first page or a later one). */
   isError: boolean;
-  /** Asks for the next page at once; settles with the list as it then stands. */
-  fetchNext: () => Promise<{ items: PageItem<E>[]; hasNextPage: boolean; isError: boolean }>;
+  /** Loads pages in order until one satisfies `found` (a deep link's item), or the list ends. */
+  requestUntil: (found: (page: EndpointPage<E>) => boolean) => void;
 }
 
 export function usePagedList<E extends EndpointName>(
@@ -82,7 +83,7 @@ export function usePagedList<E extends EndpointName>(
   // What pages teach the app besides their rows (channel titles), fetched here or rendered by
   // the server alike; each page once.
   useEffect(() => {
-    for (const page of data?.pages ?? []) notePage(endpoint, page);
+    if (data) notePages(endpoint, data.pages);
   }, [endpoint, data]);
   const subject = endpoint === 'playlist' ? 'playlist' : 'channel';
   const lastPage = data?.pages.at(-1);
@@ -92,10 +93,14 @@ export function usePagedList<E extends EndpointName>(
   const length =
     stated !== undefined && hasNextPage ? Math.max(stated, items.length) : items.length;
 
-  // One loading loop at a time; its goal follows the window (a reader who scrolls back up
-  // stops it), and each page is asked for as soon as the previous one arrives.
+  // One loading loop at a time, following the continuations itself and writing pages to the
+  // cache in batches (page-chain.ts); its goal follows the window (a reader who scrolls back up
+  // stops it) and a deep link can add a page it must reach.
   const goal = useRef(0);
-  const looping = useRef(false);
+  const until = useRef<((page: EndpointPage<E>) => boolean) | null>(null);
+  const loop = useRef<AbortController | null>(null);
+  const [chaining, setChaining] = useState(false);
+  useEffect(() => () => loop.current?.abort(), []);
   const latest = useRef({ loaded: 0, hasNextPage: false, failed: false });
   const failedNow = isFetchNextPageError || (isError && !data);
   useLayoutEffect(() => {
@@ -103,27 +108,39 @@ export function usePagedList<E extends EndpointName>(
   });
   const [waitingFor, setWaitingFor] = useState<number | null>(null);
   const loadThrough = useCallback(() => {
-    if (looping.current) return;
-    looping.current = true;
-    void (async () => {
-      try {
-        let { loaded, hasNextPage: more, failed } = latest.current;
-        while (more && !failed && loaded < goal.current) {
-          // cancelRefetch: false joins a request already in flight rather than repeating it.
-          const result = await fetchNextPage({ cancelRefetch: false });
-          loaded = itemsOf(result.data?.pages ?? []).length;
-          more = result.hasNextPage;
-          failed = result.isFetchNextPageError;
+    const { hasNextPage: more, failed } = latest.current;
+    if (loop.current !== null || !more || failed) return;
+    const controller = new AbortController();
+    loop.current = controller;
+    setChaining(true);
+    void followChain(queryClient, endpoint, id, {
+      signal: controller.signal,
+      enough: (loaded, newest) => {
+        if (until.current !== null && newest !== undefined && until.current(newest)) {
+          until.current = null;
         }
-      } finally {
-        looping.current = false;
-      }
-    })();
-  }, [fetchNextPage]);
+        return loaded >= goal.current && until.current === null;
+      },
+    }).then((outcome) => {
+      if (loop.current !== controller) return;
+      loop.current = null;
+      setChaining(false);
+      // The page that failed, asked for again through the query: its retries, and the error
+      // the footer shows if it fails for good.
+      if (outcome === 'failed') void fetchNextPage({ cancelRefetch: false });
+    });
+  }, [queryClient, endpoint, id, fetchNextPage]);
   const requestRows = useCallback(
     (count: number, visible: number) => {
       goal.current = count;
       setWaitingFor(visible > latest.current.loaded ? visible : null);
+      loadThrough();
+    },
+    [loadThrough],
+  );
+  const requestUntil = useCallback(
+    (found: (page: EndpointPage<E>) => boolean) => {
+      until.current = found;
       loadThrough();
     },
     [loadThrough],
@@ -135,20 +152,10 @@ export function usePagedList<E extends EndpointName>(
 
   const retryNext = () =>
     void fetchNextPage({ cancelRefetch: false }).then((result) => {
-      // Back to the loop, if the window still needs more.
+      // Back to the loop, if the window (or a deep link) still needs more.
       if (!result.isFetchNextPageError) loadThrough();
     });
   const reload = () => void queryClient.resetQueries({ queryKey: options.queryKey, exact: true });
-
-  // Stable (TanStack's fetchNextPage is), so a seek loop can hold on to it.
-  const fetchNext = useCallback(async () => {
-    const result = await fetchNextPage({ cancelRefetch: false });
-    return {
-      items: itemsOf(result.data?.pages ?? []),
-      hasNextPage: result.hasNextPage,
-      isError: result.isError,
-    };
-  }, [fetchNextPage]);
 
   let footer: FooterState | null = null;
   if (data && items.length > 0) {
@@ -160,7 +167,7 @@ export function usePagedList<E extends EndpointName>(
         onRetry: retryNext,
         onReload: reload,
       };
-    } else if (isFetchingNextPage) footer = { kind: 'loading' };
+    } else if (isFetchingNextPage || chaining) footer = { kind: 'loading' };
     else if (hasNextPage) footer = { kind: 'more' };
     else if (repeated) {
       footer = {
@@ -186,7 +193,7 @@ export function usePagedList<E extends EndpointName>(
     pages: data?.pages,
     items,
     isError,
-    fetchNext,
+    requestUntil,
   };
 }
 

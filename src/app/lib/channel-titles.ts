@@ -37,10 +37,13 @@ export function rememberChannelTitles(
   });
 }
 
-export function rememberPlaylistPageChannels(page: PlaylistPage): void {
-  const pairs: Array<[string, string]> = [];
-  if (page.info) pairs.push([page.info.channelId, page.info.channelTitle]);
-  for (const item of page.items) pairs.push([item.channelId, item.channelTitle]);
+export function rememberPlaylistChannels(pages: readonly PlaylistPage[]): void {
+  // Items of one playlist mostly repeat a few channels: one pair per channel, the last seen.
+  const pairs = new Map<string, string>();
+  for (const page of pages) {
+    if (page.info) pairs.set(page.info.channelId, page.info.channelTitle);
+    for (const item of page.items) pairs.set(item.channelId, item.channelTitle);
+  }
   rememberChannelTitles(pairs);
 }
 

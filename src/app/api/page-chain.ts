@@ -1,0 +1,80 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
+import { fetchPage } from './api-client.ts';
+import { pagesOptions } from './catalogue-queries.ts';
+import { nextContinuation } from './continuation-guard.ts';
+
+// Following a list's continuations past the pages it holds (spec §2.6), for a reader who
+// jumps far ahead or a link to item 5,000. Going through the infinite query's fetchNextPage
+// would cost every page a state update, a notification and a React render before the next
+// request leaves; here each page is asked for as soon as the previous one is read, and the
+// pages are written to the query cache in batches (at most one write per `commitEveryMs`, and
+// one at the end), so a long chain renders a handful of times instead of once per page.
+//
+// A failed page is not retried here: the caller asks the query for it (fetchNextPage), which
+// owns the retry policy and the error state the list shows.
+
+export type ChainOutcome =
+  /** `enough` said so. */
+  | 'enough'
+  /** The list has no further page. */
+  | 'end'
+  | 'failed'
+  /** Aborted, or the cached list changed under the loop (reset, refetched): nothing written. */
+  | 'stopped';
+
+export interface ChainOptions<E extends EndpointName> {
+  /** Asked after each page (and before the first request): stop here? */
+  enough: (loaded: number, newest: EndpointPage<E> | undefined) => boolean;
+  signal: AbortSignal;
+  commitEveryMs?: number;
+}
+
+type Pages<E extends EndpointName> = InfiniteData<EndpointPage<E>, string | null>;
+
+export async function followChain<E extends EndpointName>(
+  queryClient: QueryClient,
+  endpoint: E,
+  id: string,
+  { enough, signal, commitEveryMs = 100 }: ChainOptions<E>,
+): Promise<ChainOutcome> {
+  const { queryKey } = pagesOptions(endpoint, id);
+  let written = queryClient.getQueryData<Pages<E>>(queryKey);
+  if (written === undefined) return 'stopped';
+  const pages = [...written.pages];
+  const pageParams = [...written.pageParams];
+  let loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
+  let committedPages = pages.length;
+  let lastCommit = performance.now();
+
+  /** Writes the pages read so far, unless someone else changed the list meanwhile. */
+  const commit = (): boolean => {
+    if (queryClient.getQueryData(queryKey) !== written) return false;
+    if (pages.length === committedPages) return true;
+    queryClient.setQueryData<Pages<E>>(queryKey, { pages: [...pages], pageParams: [...pageParams] });
+    // The cache holds its own copy (structural sharing), which is what the next check meets.
+    written = queryClient.getQueryData<Pages<E>>(queryKey);
+    committedPages = pages.length;
+    lastCommit = performance.now();
+    return true;
+  };
+
+  let next = nextContinuation(pages.at(-1)?.continuation ?? null, pageParams);
+  let newest: EndpointPage<E> | undefined;
+  for (;;) {
+    if (signal.aborted) return 'stopped';
+    if (enough(loaded, newest)) return commit() ? 'enough' : 'stopped';
+    if (next === undefined) return commit() ? 'end' : 'stopped';
+    try {
+      newest = await fetchPage(endpoint, id, next, signal);
+    } catch {
+      if (signal.aborted) return 'stopped';
+      return commit() ? 'failed' : 'stopped';
+    }
+    pages.push(newest);
+    pageParams.push(next);
+    loaded += newest.items.length;
+    next = nextContinuation(newest.continuation, pageParams);
+    if (performance.now() - lastCommit >= commitEveryMs && !commit()) return 'stopped';
+  }
+}
