@@ -1,0 +1,36 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Handler } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { problemResponse, respond } from '../http/responses.ts';
+import type { ExplorerMetrics } from '../metrics.ts';
+
+// GET /metrics on the public port, for a scraper that presents the configured token
+// (`Authorization: Bearer …`). Without a token configured the route does not exist (404, like
+// any unknown path): the figures tell an outsider how close the account is to its quota. A
+// separate metrics port (start-explorer.ts) serves the same text without a token, for
+// deployments that keep that port private.
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares in constant time, whatever the lengths. */
+function tokenMatches(given: string, expected: Buffer): boolean {
+  return timingSafeEqual(digest(given), expected);
+}
+
+export function metricsRoute(metrics: ExplorerMetrics, token: string): Handler<AppEnv> {
+  const expected = digest(token);
+  return async (c) => {
+    c.get('log').route = 'metrics';
+    const header = c.req.header('authorization') ?? '';
+    const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    if (!tokenMatches(given, expected)) {
+      return problemResponse(401, 'unauthorized', 'The metrics need the bearer token.', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      });
+    }
+    return respond(200, await metrics.text(), {
+      'Content-Type': metrics.contentType,
+      'Cache-Control': 'no-store',
+    });
+  };
+}
