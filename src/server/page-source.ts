@@ -3,6 +3,7 @@ import type { ProblemCode } from '../shared/problem.ts';
 import type { ClientRateLimit } from './client-rate-limit.ts';
 import type { Encoding } from './http/compression.ts';
 import { encodeOnce, etagOf, type Representation } from './http/representation.ts';
+import { rightSized, storedPageCost } from './memory-cost.ts';
 import type { RequestCoalescer } from './request-coalescer.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { AnyPage, UpstreamClient } from './upstream-client.ts';
@@ -128,14 +129,15 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     if (result.ok) {
       const page: StoredPage = {
         kind: 'page',
-        body: result.body,
+        // Only the page's own bytes: the body may be a view on the whole socket read.
+        body: rightSized(result.body),
         etag: etagOf(result.body),
         freshUntil: at + freshMs[lookup.endpoint],
         staleUntil: at + freshMs[lookup.endpoint] + staleMs,
         encoded: {},
         encodedBytes: 0,
       };
-      cache.set(key, page, page.body.length);
+      cache.set(key, page, storedPageCost(page));
       try {
         onPage?.(lookup, result.page);
       } catch {
@@ -214,7 +216,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       return encodeOnce(page, encoding, (copy) => {
         // The compressed copy occupies the cache too: the cache is bounded in bytes.
         page.encodedBytes += copy.length;
-        cache.resize(cacheKey(lookup), page, page.body.length + page.encodedBytes);
+        cache.resize(cacheKey(lookup), page, storedPageCost(page));
       });
     },
   };

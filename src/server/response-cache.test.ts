@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ENTRY_BYTES, stringBytes } from './memory-cost.ts';
 import { createResponseCache } from './response-cache.ts';
 
-const OVERHEAD = 256 + 2; // per entry bookkeeping + a 1-character key
+/** The cache's own cost of an entry with a 1-character key. */
+const OVERHEAD = ENTRY_BYTES + stringBytes('a');
 
 describe('response cache: LRU bounded in bytes', () => {
   it('evicts the least recently used entries until the new one fits', () => {
@@ -39,5 +41,27 @@ describe('response cache: LRU bounded in bytes', () => {
     const off = createResponseCache<string>({ maxBytes: 0 });
     off.set('a', 'A', 1);
     expect(off.get('a')).toBeUndefined();
+  });
+});
+
+describe('response cache: counts what an entry really costs', () => {
+  it('adds the key and its own record to the value, so many tiny entries are bounded too', () => {
+    const cache = createResponseCache<string>({ maxBytes: 100_000 });
+    for (let i = 0; i < 10_000; i++) cache.set(`playlist PLsomething${i} `, 'x', 1);
+    const { entries, bytes } = cache.stats();
+    expect(bytes).toBeLessThanOrEqual(100_000);
+    // Each costs its 1 byte, a key of about 24 characters and the cache's record of it.
+    expect(entries).toBeLessThan(100_000 / (1 + ENTRY_BYTES + 24));
+    expect(entries).toBeGreaterThan(100_000 / (1 + ENTRY_BYTES + 48) - 1);
+  });
+
+  it('counts a longer key as more', () => {
+    const cache = createResponseCache<string>({ maxBytes: 1_000_000 });
+    cache.set('a', 'x', 100);
+    const short = cache.stats().bytes;
+    cache.set('b'.repeat(1000), 'x', 100);
+    const long = cache.stats().bytes - short;
+    expect(long - short).toBe(stringBytes('b'.repeat(1000)) - stringBytes('a'));
+    expect(long - short).toBeGreaterThanOrEqual(990);
   });
 });

@@ -1,15 +1,20 @@
+import { ENTRY_BYTES, stringBytes } from './memory-cost.ts';
+
 // The explorer's page cache: least recently used first out, bounded by the bytes it holds
 // rather than by a count, because pages range from a few hundred bytes (an empty playlist) to
-// ~80 KB (100 playlist items), and memory is what runs out. Freshness is
-// decided by the caller (page-source.ts); this module only stores and evicts.
-
-/** Map bookkeeping per entry, so a flood of tiny entries is bounded too. */
-const ENTRY_OVERHEAD_BYTES = 256;
+// ~80 KB (100 playlist items), and memory is what runs out. The bytes are what an entry
+// really occupies in memory, as the caller measures its value (memory-cost.ts) and this
+// module adds the key and its own bookkeeping: so a flood of tiny entries is bounded as
+// surely as a few large ones, and the process grows by about the configured size. Freshness
+// is decided by the caller (page-source.ts); this module only stores and evicts.
 
 export interface ResponseCache<V> {
   /** The value, marked as most recently used; undefined when absent. */
   get(key: string): V | undefined;
-  /** Stores a value that occupies `bytes`; evicts the least recently used entries to fit. */
+  /**
+   * Stores a value that occupies `bytes` of memory (memory-cost.ts); evicts the least recently
+   * used entries to fit.
+   */
   set(key: string, value: V, bytes: number): void;
   /** The stored value grew or shrank (e.g. a compressed copy was added). */
   resize(key: string, value: V, bytes: number): void;
@@ -23,6 +28,9 @@ export function createResponseCache<V>(options: { maxBytes: number }): ResponseC
   const entries = new Map<string, { value: V; size: number }>();
   let bytes = 0;
   let evictions = 0;
+
+  /** An entry's whole cost: its value, its key and the cache's record of it. */
+  const sizeOf = (key: string, valueBytes: number) => valueBytes + stringBytes(key) + ENTRY_BYTES;
 
   const evictUntilFits = () => {
     for (const [key, entry] of entries) {
@@ -50,7 +58,7 @@ export function createResponseCache<V>(options: { maxBytes: number }): ResponseC
     },
     set(key, value, valueBytes) {
       remove(key);
-      const size = valueBytes + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+      const size = sizeOf(key, valueBytes);
       // An entry bigger than the whole cache (or a cache of 0 bytes, i.e. off) stores nothing.
       if (size > maxBytes) return;
       entries.set(key, { value, size });
@@ -61,7 +69,7 @@ export function createResponseCache<V>(options: { maxBytes: number }): ResponseC
       const entry = entries.get(key);
       // Only the entry that is still stored under this key: a newer one may have replaced it.
       if (entry === undefined || entry.value !== value) return;
-      const size = valueBytes + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+      const size = sizeOf(key, valueBytes);
       bytes += size - entry.size;
       entry.size = size;
       if (size > maxBytes) remove(key);

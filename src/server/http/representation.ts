@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { rightSized } from '../memory-cost.ts';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
 import { respond, type Answer, type HeaderRecord } from './responses.ts';
 
@@ -46,6 +47,8 @@ export function notModified(header: string | undefined, etag: string): boolean {
 /**
  * `representation.body` in `encoding`, compressed once and kept; `onEncoded` hears of each
  * copy made (a cache counts its bytes). A failed compression is forgotten, so it is tried again.
+ * The copy is kept in a block of its own: zlib hands back a view on a 64 KB block (its output
+ * buffer, or the shared Buffer pool) that a kept view would hold whole.
  */
 export function encodeOnce(
   representation: Representation,
@@ -54,7 +57,7 @@ export function encodeOnce(
 ): Promise<Buffer> {
   const existing = representation.encoded[encoding];
   if (existing !== undefined) return existing;
-  const pending = compress(representation.body, encoding);
+  const pending = compress(representation.body, encoding).then(rightSized);
   representation.encoded[encoding] = pending;
   void pending.then(
     (copy) => onEncoded?.(copy),
