@@ -97,3 +97,50 @@ describe('configuration: parsed and checked once', () => {
     expect(text).not.toContain('secret-456');
   });
 });
+
+describe('configuration: the HTTP edge', () => {
+  it('has timeouts of its own by default, and a shutdown deadline', () => {
+    const config = readServerConfig({});
+    expect(config.http).toEqual({
+      headersMs: 10_000,
+      requestMs: 20_000,
+      keepAliveMs: 5_000,
+      idleMs: 30_000,
+    });
+    expect(config.shutdownDeadlineMs).toBe(10_000);
+    expect(describeConfig(config)).toMatchObject({ http: config.http, shutdownDeadlineMs: 10_000 });
+  });
+
+  it('reads each of them', () => {
+    const config = readServerConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HTTP_REQUEST_TIMEOUT_MS: '2000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000',
+      HTTP_IDLE_TIMEOUT_MS: '15000',
+      SHUTDOWN_DEADLINE_MS: '4000',
+    });
+    expect(config.http).toEqual({
+      headersMs: 1000,
+      requestMs: 2000,
+      keepAliveMs: 3000,
+      idleMs: 15_000,
+    });
+    expect(config.shutdownDeadlineMs).toBe(4000);
+  });
+
+  it.each([
+    [
+      { HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '20000' },
+      /HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS/,
+    ],
+    [
+      { HTTP_IDLE_TIMEOUT_MS: '10000', UPSTREAM_TIMEOUT_MS: '10000' },
+      /HTTP_IDLE_TIMEOUT_MS must be longer than UPSTREAM_TIMEOUT_MS/,
+    ],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '0' }, /HTTP_REQUEST_TIMEOUT_MS/],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: 'forever' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS/],
+    [{ SHUTDOWN_DEADLINE_MS: '100' }, /SHUTDOWN_DEADLINE_MS/],
+  ])('refuses %j', (env, message) => {
+    expect(() => readServerConfig(env)).toThrow(message);
+  });
+});

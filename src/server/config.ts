@@ -43,6 +43,13 @@ const schema = z.object({
   CACHE_MAX_BYTES: int(0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: int(100, 120_000, 10_000),
   UPSTREAM_RETRIES: int(0, 2, 2),
+
+  // The HTTP edge (http-server.ts): how long a client may take, and how long a stop may take.
+  HTTP_HEADERS_TIMEOUT_MS: int(100, 300_000, 10_000),
+  HTTP_REQUEST_TIMEOUT_MS: int(100, 300_000, 20_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100, 300_000, 5_000),
+  HTTP_IDLE_TIMEOUT_MS: int(100, 300_000, 30_000),
+  SHUTDOWN_DEADLINE_MS: int(500, 600_000, 10_000),
 });
 
 export interface RemoteUpstreamConfig {
@@ -60,6 +67,18 @@ export interface EmbeddedUpstreamConfig {
   faultControl: boolean;
 }
 
+/** How long a client may take over each part of an exchange (http-server.ts). */
+export interface HttpTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersMs: number;
+  /** From a request's first byte to the end of its body. */
+  requestMs: number;
+  /** How long a connection may wait, idle, for its next request (advertised in Keep-Alive). */
+  keepAliveMs: number;
+  /** How long a socket may go without any traffic either way, e.g. a client that stops reading. */
+  idleMs: number;
+}
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -74,6 +93,9 @@ export interface ServerConfig {
   cacheMaxBytes: number;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
+  http: HttpTimeouts;
+  /** After SIGTERM, the process exits within this long, whatever is still in flight. */
+  shutdownDeadlineMs: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +139,29 @@ function parsePublicUrl(text: string): string {
     );
   }
   return url.origin;
+}
+
+/** The HTTP edge's timeouts, checked against each other and against the upstream's deadline. */
+function parseHttpTimeouts(e: z.infer<typeof schema>): HttpTimeouts {
+  // node:http refuses a headers timeout longer than the request's.
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS (headers are part of the request)',
+    );
+  }
+  // A socket says nothing while its lookup waits on the upstream: an idle timeout shorter than
+  // the upstream's deadline would cut such a lookup off before its answer (or its 504) is sent.
+  if (e.HTTP_IDLE_TIMEOUT_MS <= e.UPSTREAM_TIMEOUT_MS) {
+    throw new ConfigError(
+      'HTTP_IDLE_TIMEOUT_MS must be longer than UPSTREAM_TIMEOUT_MS, or slow lookups are cut off unanswered',
+    );
+  }
+  return {
+    headersMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    idleMs: e.HTTP_IDLE_TIMEOUT_MS,
+  };
 }
 
 /** Parses an environment (by default this process's) into the server's configuration. */
@@ -180,6 +225,8 @@ export function readServerConfig(
     cacheMaxBytes: e.CACHE_MAX_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamRetries: e.UPSTREAM_RETRIES,
+    http: parseHttpTimeouts(e),
+    shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
   };
 }
 
@@ -227,5 +274,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     cacheMaxBytes: config.cacheMaxBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamRetries: config.upstreamRetries,
+    http: config.http,
+    shutdownDeadlineMs: config.shutdownDeadlineMs,
   };
 }
