@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createServer as createViteServer } from 'vite';
 import { SERVER_ENTRY_MODULE, type RenderApp } from '../shared/app-render.ts';
 import type { AppShell } from './app-html.ts';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
+import { createHttpEdge } from './http-server.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
@@ -14,13 +15,21 @@ import { startExplorer } from './start-explorer.ts';
 // pages among them, goes to the explorer, which renders pages with the app's server entry as
 // Vite loads it from source. Two differences from `npm start`: pages carry no CSP, since Vite's
 // dev client injects inline scripts, and cached pages take no fast path (cached-page-fast-path.ts):
-// the app answers them, with the same bytes, a little slower.
+// the app answers them, with the same bytes, a little slower. The HTTP edge (timeouts, answers
+// to what node refuses, a stop that resets no one) is npm start's, http-server.ts.
 
 const config = loadServerConfigOrExit();
 const logger = createLogger(config.logLevel);
 logger.info({ config: describeConfig(config) }, 'starting (dev)');
 
-const server = createServer();
+// Vite wants the server (for its hot-reload socket) before there is anything to route requests
+// to; none arrives before listen(), by which time `route` is set.
+let route: RequestListener = () => {};
+const edge = createHttpEdge((req, res) => route(req, res), {
+  timeouts: config.http,
+  logger: logger.child({ component: 'http' }),
+});
+const { server } = edge;
 const vite = await createViteServer({
   server: { middlewareMode: { server }, host: config.host },
   appType: 'custom',
@@ -42,9 +51,7 @@ const explorerListener = getRequestListener(async (request) => {
   return response;
 });
 
-server.on('request', (req, res) => {
-  vite.middlewares(req, res, () => void explorerListener(req, res));
-});
+route = (req, res) => vite.middlewares(req, res, () => void explorerListener(req, res));
 server.listen(config.port, config.host, () => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   logger.info(
@@ -55,8 +62,7 @@ server.listen(config.port, config.host, () => {
 
 async function stop() {
   await vite.close();
-  server.closeAllConnections();
-  server.close();
+  await edge.shutdown(config.shutdownDeadlineMs);
   await explorer.close();
   process.exit(0);
 }

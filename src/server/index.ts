@@ -1,15 +1,13 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
+import { createHttpEdge } from './http-server.ts';
 import { createLogger } from './logger.ts';
 import { startExplorer } from './start-explorer.ts';
 
 // `npm start`: reads the configuration, starts the explorer and serves it. All the behaviour
 // lives in create-server-app.ts and its parts (cached pages take a fast path in front of it,
-// cached-page-fast-path.ts); this file only wires and stops them.
-
-/** In-flight requests get this long to finish after SIGTERM before connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
+// cached-page-fast-path.ts), behind the HTTP edge (http-server.ts: timeouts, answers to what
+// node refuses, a stop that resets no one); this file only wires and stops them.
 
 const config = loadServerConfigOrExit();
 
@@ -17,7 +15,11 @@ const logger = createLogger(config.logLevel);
 logger.info({ config: describeConfig(config) }, 'starting');
 const explorer = await startExplorer(config, logger);
 
-const server = createServer(explorer.listener);
+const edge = createHttpEdge(explorer.listener, {
+  timeouts: config.http,
+  logger: logger.child({ component: 'http' }),
+});
+const { server } = edge;
 server.on('error', (error: NodeJS.ErrnoException) => {
   logger.fatal({ err: { code: error.code, message: error.message } }, 'cannot listen');
   void explorer.close().finally(() => process.exit(1));
@@ -31,40 +33,39 @@ server.listen(config.port, config.host, () => {
   );
 });
 
-// Graceful shutdown, so a deploy drops no request: stop accepting, let in-flight requests
-// finish, then close the upstream pools and the embedded catalogue.
+/**
+ * Of the shutdown deadline, what closing the upstream pools and the embedded catalogue may
+ * take once the connections are gone; they get the rest.
+ */
+const closingReserveMs = (deadlineMs: number) => Math.min(1_000, Math.floor(deadlineMs / 5));
+
+// Graceful shutdown, so a deploy drops no request and resets no connection: the edge stops
+// accepting, answers what is in flight and closes keep-alive connections between requests;
+// then the upstream pools and the embedded catalogue close. The process is gone by the
+// deadline whatever happens.
 let stopping = false;
-function shutdown(signal: string) {
+async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
+  const deadlineMs = config.shutdownDeadlineMs;
+  logger.info({ signal, deadlineMs }, 'shutting down');
   explorer.markStopping();
-  const idle = setInterval(
-    () => 'closeIdleConnections' in server && server.closeIdleConnections(),
-    100,
-  );
-  const force = setTimeout(() => {
-    logger.warn(
-      { graceMs: SHUTDOWN_GRACE_MS },
-      'in-flight requests did not finish in time; closing connections',
-    );
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  }, SHUTDOWN_GRACE_MS);
-  force.unref();
-  server.close(() => {
-    clearInterval(idle);
-    clearTimeout(force);
-    void explorer
-      .close()
-      .catch((error: unknown) =>
-        logger.error({ err: { message: (error as Error).message } }, 'error while closing'),
-      )
-      .finally(() => {
-        logger.info('stopped');
-        logger.flush();
-        process.exit(0);
-      });
-  });
+  const hardStop = setTimeout(() => {
+    logger.error({ deadlineMs }, 'did not stop within the deadline; exiting');
+    logger.flush();
+    process.exit(1);
+  }, deadlineMs);
+  hardStop.unref();
+
+  const { forced, ms } = await edge.shutdown(deadlineMs - closingReserveMs(deadlineMs));
+  try {
+    await explorer.close();
+  } catch (error) {
+    logger.error({ err: { message: (error as Error).message } }, 'error while closing');
+  }
+  logger.info({ connectionsMs: ms, forced }, 'stopped');
+  logger.flush();
+  process.exit(0);
 }
-process.once('SIGTERM', () => shutdown('SIGTERM'));
-process.once('SIGINT', () => shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
