@@ -9,7 +9,8 @@ import { startCatalogue, type StartedCatalogue } from '../catalogue/start-catalo
 
 // `node src/server/index.ts` as users run it: it refuses a half configuration with a clear
 // message, logs JSON lines without credentials, and on SIGTERM lets a request in flight
-// finish before it exits. Runs in an empty directory, so no developer's .env takes part.
+// finish before it exits (the HTTP edge's own behaviour under load: http-shutdown.test.ts).
+// Runs in an empty directory, so no developer's .env takes part.
 
 const INDEX = resolve('src/server/index.ts');
 const API_KEY = randomBytes(16).toString('hex');
@@ -99,6 +100,8 @@ describe('npm start (src/server/index.ts)', () => {
     child.kill('SIGTERM');
     const response = await inFlight;
     expect(response.status).toBe(200);
+    // Its answer tells the client the connection goes with it (http-server.ts).
+    expect(response.headers.get('connection')).toBe('close');
     expect((await response.json()) as object).toHaveProperty('items');
     expect(await exited).toBe(0);
     await fetch(`${catalogue.url}/__faults`, { method: 'DELETE' });
