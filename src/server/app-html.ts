@@ -9,6 +9,8 @@ import {
 } from '../shared/app-render.ts';
 import { requestedList } from '../shared/app-routes.ts';
 import { etagOf, type Representation } from './http/representation.ts';
+import { keptRenderCost, rightSized } from './memory-cost.ts';
+import { dropBeside, keepBeside } from './response-cache.ts';
 import type { ChannelTitles } from './channel-titles.ts';
 import type { FirstPage, LinkPreviews } from './link-preview.ts';
 
@@ -91,7 +93,8 @@ export function createAppHtml(
       .replace(APP_STATE_PLACEHOLDER, () =>
         rendered.state === null ? '' : dataBlock(rendered.state),
       );
-    const body = Buffer.from(text);
+    // A small Buffer.from is a view on a shared 64 KB slab: keep only the HTML's own bytes.
+    const body = rightSized(Buffer.from(text));
     return { body, etag: etagOf(body), encoded: {} };
   };
 
@@ -110,8 +113,14 @@ export function createAppHtml(
       }
       const html = await build(request, preview);
       variants.set(key, html);
+      // A page's renders live as long as the page: its cache entry carries their memory.
+      if (page) keepBeside(html, page, keptRenderCost(html, key));
       const bound = page ? MAX_PER_PAGE : MAX_PAGELESS;
-      if (variants.size > bound) variants.delete(variants.keys().next().value!);
+      if (variants.size > bound) {
+        const oldest = variants.keys().next().value!;
+        dropBeside(variants.get(oldest)!);
+        variants.delete(oldest);
+      }
       if (page) byPage.set(page, variants);
       return html;
     },

@@ -71,3 +71,17 @@ export function storedPageCost(page: CostedPage): number {
     page.encodedBytes
   );
 }
+
+/**
+ * Bytes a server render kept beside its page occupies (app-html.ts): its record, HTML,
+ * validator, and its key in the page's table of renders (the path and the link preview).
+ */
+export function keptRenderCost(render: { body: Buffer; etag: string }, key: string): number {
+  return (
+    PAGE_BYTES +
+    bufferBytes(render.body) +
+    stringBytes(render.etag) +
+    stringBytes(key) +
+    ENTRY_BYTES
+  );
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENTRY_BYTES, stringBytes } from './memory-cost.ts';
-import { createResponseCache } from './response-cache.ts';
+import { createResponseCache, dropBeside, growBeside, keepBeside } from './response-cache.ts';
 
 /** The cache's own cost of an entry with a 1-character key. */
 const OVERHEAD = ENTRY_BYTES + stringBytes('a');
@@ -63,5 +63,44 @@ describe('response cache: counts what an entry really costs', () => {
     const long = cache.stats().bytes - short;
     expect(long - short).toBe(stringBytes('b'.repeat(1000)) - stringBytes('a'));
     expect(long - short).toBeGreaterThanOrEqual(990);
+  });
+});
+
+describe('response cache: memory kept beside a cached value', () => {
+  it('charges a dependent to its holder’s entry, grows and refunds it, and evicts for it', () => {
+    const cache = createResponseCache<object>({ maxBytes: 10_000 });
+    const page = { n: 1 };
+    const other = { n: 2 };
+    cache.set('a', page, 1000);
+    cache.set('b', other, 1000);
+    const base = cache.stats().bytes;
+    const render = {};
+    keepBeside(render, page, 3000);
+    expect(cache.stats().bytes).toBe(base + 3000);
+    growBeside(render, 500);
+    expect(cache.stats().bytes).toBe(base + 3500);
+    // A later resize of the page keeps what its dependents cost.
+    cache.resize('a', page, 1100);
+    expect(cache.stats().bytes).toBe(base + 3600);
+    dropBeside(render);
+    expect(cache.stats().bytes).toBe(base + 100);
+    growBeside(render, 500); // no longer kept: ignored
+    expect(cache.stats().bytes).toBe(base + 100);
+
+    // Renders that outgrow the cache push out the least recently used entries.
+    cache.get('a');
+    keepBeside({}, page, 8000);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(page);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(10_000);
+  });
+
+  it('ignores charges to a value no cache holds any longer', () => {
+    const cache = createResponseCache<object>({ maxBytes: 10_000 });
+    const page = {};
+    cache.set('a', page, 1000);
+    cache.delete('a');
+    keepBeside({}, page, 5000);
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
   });
 });

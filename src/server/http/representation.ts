@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { rightSized } from '../memory-cost.ts';
+import { KEPT_COPY_BYTES, rightSized } from '../memory-cost.ts';
+import { growBeside } from '../response-cache.ts';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
 import { respond, type Answer, type HeaderRecord } from './responses.ts';
 
@@ -60,7 +61,11 @@ export function encodeOnce(
   const pending = compress(representation.body, encoding).then(rightSized);
   representation.encoded[encoding] = pending;
   void pending.then(
-    (copy) => onEncoded?.(copy),
+    (copy) => {
+      // Kept beside a cached page (a server render of it): the page's entry carries the copy.
+      growBeside(representation, KEPT_COPY_BYTES + copy.length);
+      onEncoded?.(copy);
+    },
     () => delete representation.encoded[encoding],
   );
   return pending;
