@@ -20,13 +20,14 @@ import { percentile } from './stats.ts';
 // answer nobody should get (any 5xx, a 429 with the limits lifted, an unexpected status or a
 // network error) and on memory that keeps growing once the cache is full: a least-squares
 // slope over the second half of the run above --max-slope, or an end above the middle by
-// more than --max-growth.
+// more than --max-growth; and on a cache that holds more than it is allowed: live memory at
+// the end above the start by more than the cache's size and --max-over-cache.
 //
 //   npm run soak                       3 minutes
 //   npm run soak -- --minutes 10
 //   npm run soak -- --seconds 30       a short run
 //   options: --rate 400 (requests/s) --every 10 (s between readings) --cache-mib 16
-//            --max-slope 2 (MiB/min) --max-growth 12 (MiB)
+//            --max-slope 2 (MiB/min) --max-growth 12 (MiB) --max-over-cache 12 (MiB)
 
 const { values: options } = parseArgs({
   options: {
@@ -37,6 +38,7 @@ const { values: options } = parseArgs({
     'cache-mib': { type: 'string', default: '16' },
     'max-slope': { type: 'string', default: '2' },
     'max-growth': { type: 'string', default: '12' },
+    'max-over-cache': { type: 'string', default: '12' },
     connections: { type: 'string', default: '16' },
   },
 });
@@ -48,6 +50,7 @@ const everyS = Number(options.every);
 const cacheBytes = Number(options['cache-mib']) * 1024 * 1024;
 const maxSlope = Number(options['max-slope']);
 const maxGrowth = Number(options['max-growth']);
+const maxOverCache = Number(options['max-over-cache']);
 const connections = Number(options.connections);
 for (const [name, value] of Object.entries({ durationS, rate, everyS, cacheBytes, connections }))
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
@@ -230,6 +233,7 @@ const middle = secondHalf[0] ?? end;
 const slopePerMinute = slope(secondHalf.map((r) => [r.at / 60, MiB(r.memory.live)]));
 const growth = MiB(end.memory.live - middle.memory.live);
 const start = readings[0]!;
+const overStart = MiB(end.memory.live - start.memory.live);
 const failures: string[] = [];
 if (serverErrors > 0) failures.push(`${serverErrors} answers with a 5xx status`);
 if (unexpected.size > 0)
@@ -237,6 +241,12 @@ if (unexpected.size > 0)
 if (slopePerMinute > maxSlope)
   failures.push(
     `live memory grows by ${f1(slopePerMinute)} MiB/min over the second half (limit ${maxSlope})`,
+  );
+// Without its cache the explorer's live memory hardly moves under this traffic: what it gains
+// is the cache, which may hold its size and no more.
+if (overStart > MiB(cacheBytes) + maxOverCache)
+  failures.push(
+    `live memory ended ${f1(overStart)} MiB above the start, more than the cache's ${f1(MiB(cacheBytes))} MiB + ${maxOverCache}`,
   );
 if (growth > maxGrowth)
   failures.push(`live memory ended ${f1(growth)} MiB above the middle (limit ${maxGrowth})`);
@@ -254,7 +264,8 @@ console.log(
     `latency: p50 ${f1(percentile(latencies, 50))} ms, p99 ${f1(percentile(latencies, 99))} ms`,
     `distinct pages crawled ${thousands(crawl.crawled)} (${crawl.crawls} passes over the catalogue)`,
     `memory (live after GC): start ${f1(MiB(start.memory.live))} MiB, middle ${f1(MiB(middle.memory.live))} MiB, ` +
-      `end ${f1(MiB(end.memory.live))} MiB; second-half slope ${f1(slopePerMinute)} MiB/min`,
+      `end ${f1(MiB(end.memory.live))} MiB (${f1(overStart)} MiB over the start, cache ${f1(MiB(cacheBytes))} MiB); ` +
+      `second-half slope ${f1(slopePerMinute)} MiB/min`,
     `memory (resident): start ${f1(MiB(start.memory.rss))} MiB, middle ${f1(MiB(middle.memory.rss))} MiB, ` +
       `end ${f1(MiB(end.memory.rss))} MiB`,
   ].join('\n'),
