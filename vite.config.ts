@@ -39,7 +39,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     assetsDir: 'assets',
     // A data: URL would be an inline resource; keep every asset a file.
     assetsInlineLimit: 0,
-    sourcemap: true,
+    // The client's maps are written for us, not shipped: 'hidden' leaves out the
+    // sourceMappingURL comment, the maps leave out the source text (only positions and names,
+    // enough to decode a stack trace someone reports against this build), and the server does
+    // not serve them (static-files.ts). The server build keeps full maps: Node reads them to
+    // report render errors (--enable-source-maps) and nothing serves dist/.ssr.
+    sourcemap: isSsrBuild ? true : 'hidden',
     // Read by the server to name each view's chunks in the HTML (server/view-preloads.ts).
     manifest: !isSsrBuild,
     target: 'es2022',
@@ -49,6 +54,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       ? {}
       : {
           output: {
+            sourcemapExcludeSources: true,
             codeSplitting: {
               groups: [
                 vendor('react', ['react', 'react-dom', 'scheduler']),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -47,4 +47,22 @@ describe('static files', () => {
       expect(site.files.get(largest)?.encoded.br).toBeDefined();
     },
   );
+
+  // Maps are written for decoding reported stack traces, without the source text, and stay
+  // on the server: no script points at one and none is served.
+  it.skipIf(!built)('source maps are neither referenced, served, nor carry the sources', () => {
+    const site = loadStaticSite('dist');
+    expect([...site.files.keys()].filter((p) => p.endsWith('.map'))).toEqual([]);
+    for (const [path, file] of site.files) {
+      if (path.endsWith('.js')) expect(file.body.toString()).not.toContain('sourceMappingURL');
+    }
+    const maps = readdirSync(join('dist', 'assets')).filter((name) => name.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    for (const name of maps) {
+      const map = JSON.parse(readFileSync(join('dist', 'assets', name), 'utf8')) as {
+        sourcesContent?: (string | null)[];
+      };
+      expect((map.sourcesContent ?? []).filter((text) => text)).toEqual([]);
+    }
+  });
 });

@@ -39,7 +39,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -78,8 +77,6 @@ async function precompress(files: Iterable<[string, StaticFile]>): Promise<void>
   const jobs: Array<Promise<void>> = [];
   for (const [urlPath, file] of files) {
     if (file.body.length < COMPRESS_MIN_BYTES || !isCompressible(file.contentType)) continue;
-    // Source maps are big and fetched only by developer tools: not worth start-up time.
-    if (urlPath.endsWith('.map')) continue;
     for (const encoding of ['br', 'gzip'] as const) {
       jobs.push(
         compress(file.body, encoding, 'static').then((compressed) => {
@@ -104,6 +101,8 @@ export function loadStaticSite(
       const full = join(entry.parentPath, entry.name);
       const rel = relative(root, full).split(sep);
       if (rel.some((part) => part.startsWith('.'))) continue; // no dotfiles
+      // Source maps are ours, not the public's (vite.config.ts): never served.
+      if (entry.name.endsWith('.map')) continue;
       const urlPath = `/${rel.join('/')}`;
       files.set(urlPath, makeFile(readFileSync(full), urlPath));
     }
