@@ -144,3 +144,23 @@ describe('configuration: the HTTP edge', () => {
     expect(() => readServerConfig(env)).toThrow(message);
   });
 });
+
+describe('configuration: metrics', () => {
+  it('are off by default', () => {
+    expect(readServerConfig({}).metrics).toEqual({ token: undefined, port: 0 });
+  });
+
+  it('take a token, never logged, and a port of their own', () => {
+    const token = 'a-long-enough-metrics-token';
+    const config = readServerConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464' });
+    expect(config.metrics).toEqual({ token, port: 9464 });
+    expect(JSON.stringify(describeConfig(config))).not.toContain(token);
+  });
+
+  it.each([
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN/],
+    [{ METRICS_PORT: '8080' }, /METRICS_PORT/],
+  ])('refuses %j', (env, message) => {
+    expect(() => readServerConfig(env)).toThrow(message);
+  });
+});

@@ -50,6 +50,11 @@ const schema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100, 300_000, 5_000),
   HTTP_IDLE_TIMEOUT_MS: int(100, 300_000, 30_000),
   SHUTDOWN_DEADLINE_MS: int(500, 600_000, 10_000),
+
+  // /metrics (metrics.ts): off unless a token is set (served on PORT to bearers of it) or a
+  // port (served there to anyone who can reach it: keep that port private).
+  METRICS_TOKEN: optionalText,
+  METRICS_PORT: int(0, 65535, 0),
 });
 
 export interface RemoteUpstreamConfig {
@@ -96,6 +101,8 @@ export interface ServerConfig {
   http: HttpTimeouts;
   /** After SIGTERM, the process exits within this long, whatever is still in flight. */
   shutdownDeadlineMs: number;
+  /** Who may scrape /metrics: bearers of `token` on `port`, anyone on `metricsPort` (0: none). */
+  metrics: { token: string | undefined; port: number };
 }
 
 export class ConfigError extends Error {
@@ -227,7 +234,17 @@ export function readServerConfig(
     upstreamRetries: e.UPSTREAM_RETRIES,
     http: parseHttpTimeouts(e),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
+    metrics: parseMetrics(e),
   };
+}
+
+function parseMetrics(e: z.infer<typeof schema>): ServerConfig['metrics'] {
+  // A bearer token is all that stands between the public and the account's figures.
+  if (e.METRICS_TOKEN !== undefined && e.METRICS_TOKEN.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
+    throw new ConfigError('METRICS_PORT must differ from PORT (the public port)');
+  return { token: e.METRICS_TOKEN, port: e.METRICS_PORT };
 }
 
 /**
@@ -276,5 +293,9 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     upstreamRetries: config.upstreamRetries,
     http: config.http,
     shutdownDeadlineMs: config.shutdownDeadlineMs,
+    metrics: {
+      token: config.metrics.token === undefined ? 'unset' : 'set',
+      port: config.metrics.port,
+    },
   };
 }

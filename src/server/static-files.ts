@@ -73,9 +73,9 @@ function makeFile(body: Buffer, urlPath: string): StaticFile {
   };
 }
 
-async function precompress(files: Iterable<[string, StaticFile]>): Promise<void> {
+async function precompress(files: Iterable<StaticFile>): Promise<void> {
   const jobs: Array<Promise<void>> = [];
-  for (const [urlPath, file] of files) {
+  for (const file of files) {
     if (file.body.length < COMPRESS_MIN_BYTES || !isCompressible(file.contentType)) continue;
     for (const encoding of ['br', 'gzip'] as const) {
       jobs.push(
@@ -112,6 +112,6 @@ export function loadStaticSite(
     options.onMissingBuild?.();
     index = makeFile(Buffer.from(NO_BUILD_HTML), '/index.html');
   }
-  const ready = precompress([...files]);
+  const ready = precompress(files.values());
   return { root, files, index, preloads: readViewPreloads(root), ready };
 }
