@@ -10,6 +10,7 @@ import { catalogueStart } from './catalogue-paging.ts';
 import { freePort, pinSelf, SERVER_CORE, startChild } from './processes.ts';
 import { createTraffic, type Kind, type SoakRequest } from './soak-traffic.ts';
 import { percentile } from './stats.ts';
+import { SCRAPE_TOKEN, scrapeCache } from '../src/test-support/metrics-scrape.ts';
 
 // `npm run soak`: minutes of mixed traffic against the explorer as users run it (`node
 // src/server/index.ts`, after `npm run build`) in front of the embedded catalogue, run as its
@@ -100,6 +101,7 @@ const explorer = await startChild(
     CLIENT_RATE_LIMIT_BURST: '100000000',
     CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
     CACHE_MAX_BYTES: String(cacheBytes),
+    METRICS_TOKEN: SCRAPE_TOKEN,
   },
   `${url}/healthz`,
 );
@@ -155,8 +157,7 @@ async function send(request: SoakRequest): Promise<void> {
 
 async function read(at: number): Promise<Reading> {
   const memory = await readChildMemory(explorer.process);
-  const ready = (await (await fetch(`${url}/readyz`)).json()) as { cache: Reading['cache'] };
-  return { at, memory, cache: ready.cache };
+  return { at, memory, cache: await scrapeCache(url) };
 }
 
 function line(reading: Reading, label: string): string {

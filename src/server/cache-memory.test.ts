@@ -17,6 +17,7 @@ import {
   startTestUpstream,
   type TestUpstream,
 } from '../test-support/test-upstream.ts';
+import { SCRAPE_TOKEN, scrapeCache } from '../test-support/metrics-scrape.ts';
 
 // The page cache bounds the process's memory, not only the pages' bytes: an explorer started
 // as users start it (`node src/server/index.ts`), in front of an upstream over real HTTP,
@@ -103,6 +104,7 @@ async function startExplorer(cacheBytes: number): Promise<Explorer> {
       CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
       UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
       CACHE_MAX_BYTES: String(cacheBytes),
+      METRICS_TOKEN: SCRAPE_TOKEN,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -181,8 +183,7 @@ async function run(cacheBytes: number): Promise<Run> {
     // Every upstream call's deadline timer has fired: what is left is what is kept.
     await sleep(UPSTREAM_TIMEOUT_MS + 500);
     const memory = await readChildMemory(explorer.child);
-    const ready = (await (await fetch(`${explorer.url}/readyz`)).json()) as Pick<Run, 'cache'>;
-    return { memory, cache: ready.cache };
+    return { memory, cache: await scrapeCache(explorer.url) };
   } finally {
     await explorer.stop();
   }

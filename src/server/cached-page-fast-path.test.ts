@@ -16,8 +16,6 @@ import { createServerApp } from './create-server-app.ts';
 import { createLogger } from './logger.ts';
 import { createRequestLogger } from './middleware/request-log.ts';
 import { DEFAULT_FRESH_MS, type PageSource } from './page-source.ts';
-import { createQuotaGuard } from './quota-guard.ts';
-import { createResponseCache } from './response-cache.ts';
 
 // The fast path for cached pages against the app it stands in front of. Two servers share one
 // page source: the explorer as node:http runs it (the fast path, then the app) and the app
@@ -96,8 +94,6 @@ beforeAll(async () => {
   const app = createServerApp({
     pageSource: source.pageSource,
     upstream: source.upstream,
-    quota: createQuotaGuard({ budgetPerHour: 1000 }),
-    cache: createResponseCache({ maxBytes: 1000 }),
     staticSite: null,
     appHtml: null,
     logger,

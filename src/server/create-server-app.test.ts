@@ -149,8 +149,6 @@ function setup(options: Setup = {}) {
   const app = createServerApp({
     pageSource,
     upstream: pagesFrom,
-    cache,
-    quota,
     staticSite: site,
     appHtml: createAppHtml(
       testShell(render, site.index.body.toString('utf8')),

@@ -7,6 +7,7 @@ import type { AppHtml } from './app-html.ts';
 import { internalError } from './middleware/internal-error.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { createRequestLogger, requestLog, type RequestLogger } from './middleware/request-log.ts';
+import type { ExplorerMetrics } from './metrics.ts';
 import type { PageSource } from './page-source.ts';
 import { publicOrigin } from './link-preview.ts';
 import { appPages } from './routes/app-pages.ts';
@@ -14,6 +15,7 @@ import { builtFiles } from './routes/built-files.ts';
 import { demoEntries } from './routes/demo-entries.ts';
 import { healthz, readyz, type ReadinessSources } from './routes/health.ts';
 import { lookup } from './routes/lookups.ts';
+import { metricsRoute } from './routes/metrics.ts';
 import { notFound, unknownApi } from './routes/not-found.ts';
 import { thumbnails } from './routes/thumbnails.ts';
 import type { StaticSite } from './static-files.ts';
@@ -50,14 +52,14 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping'> {
   initialPageWaitMs?: number;
   /** True once shutdown began: /readyz says so, so a balancer stops sending traffic. */
   isStopping?: () => boolean;
+  /** GET /metrics for bearers of `token`; without both, there is no such route. */
+  metrics?: { registry: ExplorerMetrics; token: string | undefined };
 }
 
 export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   const {
     pageSource,
     upstream,
-    quota,
-    cache,
     staticSite,
     appHtml,
     publicUrl,
@@ -72,7 +74,10 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   app.use(methodGuard);
 
   app.get('/healthz', healthz);
-  app.get('/readyz', readyz({ upstream, quota, cache, isStopping }));
+  app.get('/readyz', readyz({ upstream, isStopping }));
+  const { metrics } = options;
+  if (metrics?.token !== undefined)
+    app.get('/metrics', metricsRoute(metrics.registry, metrics.token));
 
   app.get(DEMO_ENTRIES_PATH, demoEntries(options.demoEntries ?? null));
   for (const name of endpointNames)

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createHttpEdge } from './http-server.ts';
 import { createLogger } from './logger.ts';
+import { createMetricsServer } from './metrics-server.ts';
 import { startExplorer } from './start-explorer.ts';
 
 // `npm start`: reads the configuration, starts the explorer and serves it. All the behaviour
@@ -32,6 +33,19 @@ server.listen(config.port, config.host, () => {
     'explorer listening',
   );
 });
+
+// Metrics on a private port when one is configured (metrics-server.ts); it closes with the
+// process, which is all a scraper needs.
+if (explorer.metrics !== null && config.metrics.port !== 0) {
+  const metricsServer = createMetricsServer(explorer.metrics);
+  metricsServer.on('error', (error: NodeJS.ErrnoException) =>
+    logger.error({ err: { code: error.code, message: error.message } }, 'cannot serve metrics'),
+  );
+  metricsServer.listen(config.metrics.port, config.host, () =>
+    logger.info({ port: config.metrics.port }, 'metrics listening'),
+  );
+  metricsServer.unref();
+}
 
 /**
  * Of the shutdown deadline, what closing the upstream pools and the embedded catalogue may

@@ -10,8 +10,11 @@ import type { ResponseCache } from './response-cache.ts';
 // from it when scraped rather than kept twice; events (calls, answers) are counted as they
 // happen.
 
-/** How an upstream call ended: its HTTP status, or what kept it from having one. */
-export type UpstreamOutcome = number | 'network' | 'timeout';
+/**
+ * How an upstream lookup ended: the HTTP status of its last attempt, or what kept it from
+ * having one (timeout, unreachable, quota_exhausted, quota_paused: no call at all).
+ */
+export type UpstreamOutcome = number | string;
 
 /** Readings taken at scrape time from the parts that own them. */
 export interface MetricsSources {
@@ -24,8 +27,16 @@ export interface MetricsSources {
 }
 
 export interface ExplorerMetrics {
-  /** One call to the upstream ended (each attempt counts: retries spend quota too). */
-  upstreamCall(endpoint: EndpointName, outcome: UpstreamOutcome, seconds: number): void;
+  /**
+   * One upstream lookup ended after `attempts` calls (retries spend quota too; a lookup the
+   * quota refused made none) and `seconds`.
+   */
+  upstreamLookup(
+    endpoint: EndpointName,
+    outcome: UpstreamOutcome,
+    attempts: number,
+    seconds: number,
+  ): void;
   /** A page answer was given to a client, from the cache or not. */
   pageAnswer(endpoint: EndpointName, cache: CacheStatus | 'none'): void;
   /** A request arrived; call the returned function once it is answered. */
@@ -41,15 +52,21 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
   collectDefaultMetrics({ register: registry, prefix: 'explorer_' });
   const registers = [registry];
 
+  const upstreamLookups = new Counter({
+    name: 'explorer_upstream_lookups_total',
+    help: 'Pages asked of the lookup service, by endpoint and how they ended: the HTTP status, or timeout, unreachable, quota_exhausted, quota_paused.',
+    labelNames: ['endpoint', 'status'] as const,
+    registers,
+  });
   const upstreamCalls = new Counter({
     name: 'explorer_upstream_calls_total',
-    help: 'Calls to the lookup service, by endpoint and HTTP status (or network, timeout).',
-    labelNames: ['endpoint', 'status'] as const,
+    help: 'HTTP calls made to the lookup service (each spends quota; retries included).',
+    labelNames: ['endpoint'] as const,
     registers,
   });
   const upstreamSeconds = new Histogram({
     name: 'explorer_upstream_duration_seconds',
-    help: 'Time from sending a lookup to the upstream to its whole answer.',
+    help: 'Time from asking the upstream for a page to its answer, retries included.',
     labelNames: ['endpoint'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
@@ -114,7 +131,11 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
       },
     });
   cacheGauge('explorer_cache_bytes', 'Bytes the page cache counts as held.', (s) => s.bytes);
-  cacheGauge('explorer_cache_max_bytes', 'The page cache bound (CACHE_MAX_BYTES).', (s) => s.maxBytes);
+  cacheGauge(
+    'explorer_cache_max_bytes',
+    'The page cache bound (CACHE_MAX_BYTES).',
+    (s) => s.maxBytes,
+  );
   cacheGauge('explorer_cache_entries', 'Entries in the page cache.', (s) => s.entries);
   let evictionsSeen = 0;
   new Counter({
@@ -157,8 +178,10 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
   }
 
   return {
-    upstreamCall(endpoint, outcome, seconds) {
-      upstreamCalls.inc({ endpoint, status: String(outcome) });
+    upstreamLookup(endpoint, outcome, attempts, seconds) {
+      upstreamLookups.inc({ endpoint, status: String(outcome) });
+      if (attempts === 0) return;
+      upstreamCalls.inc({ endpoint }, attempts);
       upstreamSeconds.observe({ endpoint }, seconds);
     },
     pageAnswer(endpoint, cache) {

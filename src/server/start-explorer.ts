@@ -16,6 +16,8 @@ import { createQuotaGuard } from './quota-guard.ts';
 import { createRequestCoalescer } from './request-coalescer.ts';
 import { createResponseCache } from './response-cache.ts';
 import { loadStaticSite } from './static-files.ts';
+import { meteredListener, meteredPageSource, meteredUpstream } from './metered-parts.ts';
+import { createMetrics, type ExplorerMetrics } from './metrics.ts';
 import { createThumbnailProxy } from './thumbnail-proxy.ts';
 import { createUpstreamClient } from './upstream-client.ts';
 import { resolveUpstreamTarget } from './upstream-target.ts';
@@ -30,6 +32,8 @@ export interface Explorer {
   listener: RequestListener;
   /** Where lookups go (without credentials), for the start-up log. */
   upstreamUrl: string;
+  /** The registry /metrics reads, when metrics are on (a token or a port is configured). */
+  metrics: ExplorerMetrics | null;
   /** /readyz answers 503 from now on. */
   markStopping(): void;
   /** Closes the upstream pools and the embedded catalogue. */
@@ -68,15 +72,18 @@ export async function startExplorer(
         });
 
   const cache = createResponseCache<PageCacheEntry>({ maxBytes: config.cacheMaxBytes });
+  const metricsOn = config.metrics.token !== undefined || config.metrics.port !== 0;
+  const metrics = metricsOn ? createMetrics({ quota, cache }) : null;
   const channelTitles = createChannelTitles();
-  const pageSource = createPageSource({
-    upstream,
+  const unmetered = createPageSource({
+    upstream: metrics ? meteredUpstream(upstream, metrics) : upstream,
     cache,
     coalescer: createRequestCoalescer<PageAnswer>(),
     clientRateLimit: createClientRateLimit(config.clientRateLimit),
     // Channel names for link previews, from every page that passes, API lookups included.
     onPage: channelTitles.learnFromPage,
   });
+  const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
 
   const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
   const appHtml =
@@ -93,8 +100,6 @@ export async function startExplorer(
   const app = createServerApp({
     pageSource,
     upstream,
-    cache,
-    quota,
     staticSite,
     appHtml,
     publicUrl: config.publicUrl,
@@ -104,11 +109,17 @@ export async function startExplorer(
     requestLogger,
     trustProxy: config.trustProxy,
     isStopping: () => stopping,
+    metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
   });
+  const listener = explorerListener(
+    app,
+    cachedPageFastPath({ pageSource, requests: requestLogger }),
+  );
 
   return {
     app,
-    listener: explorerListener(app, cachedPageFastPath({ pageSource, requests: requestLogger })),
+    listener: metrics ? meteredListener(listener, metrics) : listener,
+    metrics,
     upstreamUrl: baseUrl,
     markStopping: () => {
       stopping = true;

@@ -1,18 +1,15 @@
 import type { Handler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { JSON_TYPE, respond } from '../http/responses.ts';
-import type { QuotaGuard } from '../quota-guard.ts';
-import type { ResponseCache } from '../response-cache.ts';
 import type { UpstreamClient } from '../upstream-client.ts';
 
 // Probes for an orchestrator or a balancer. /healthz: the process answers. /readyz: it should
 // get traffic: not once shutdown began, nor while the upstream refuses its credentials (every
-// lookup would fail); it also shows the upstream, the quota and the cache at a glance.
+// lookup would fail). Both are public, so they say only that and why: the quota and cache
+// figures are for operators, on /metrics (metrics.ts).
 
 export interface ReadinessSources {
   upstream: Pick<UpstreamClient, 'health'>;
-  quota: Pick<QuotaGuard, 'stats'>;
-  cache: Pick<ResponseCache<unknown>, 'stats'>;
   /** True once shutdown began. */
   isStopping: () => boolean;
 }
@@ -36,9 +33,6 @@ export function readyz(sources: ReadinessSources): Handler<AppEnv> {
     const body = {
       status,
       reason: health.credentialsRejected ? 'upstream_credentials_rejected' : undefined,
-      upstream: health,
-      quota: sources.quota.stats(),
-      cache: sources.cache.stats(),
     };
     return respond(status === 'ready' ? 200 : 503, JSON.stringify(body), NOT_STORED);
   };
