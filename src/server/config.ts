@@ -43,6 +43,15 @@ const schema = z.object({
   CACHE_MAX_BYTES: int(0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: int(100, 120_000, 10_000),
   UPSTREAM_RETRIES: int(0, 2, 2),
+  // When the upstream fails (page-source.ts): a failing page's back-off, the breaker over all
+  // pages, the stale copy's soft deadline, and how many calls may be out at once.
+  UPSTREAM_BACKOFF_MS: int(100, 600_000, 1_000),
+  UPSTREAM_BACKOFF_MAX_MS: int(100, 3_600_000, 30_000),
+  BREAKER_THRESHOLD: int(1, 10_000, 5),
+  BREAKER_OPEN_MS: int(100, 600_000, 5_000),
+  STALE_AFTER_MS: int(0, 120_000, 1_000),
+  UPSTREAM_MAX_IN_FLIGHT: int(1, 10_000, 32),
+  UPSTREAM_MAX_QUEUED: int(0, 100_000, 512),
 
   // The HTTP edge (http-server.ts): how long a client may take, and how long a stop may take.
   HTTP_HEADERS_TIMEOUT_MS: int(100, 300_000, 10_000),
@@ -98,6 +107,16 @@ export interface ServerConfig {
   cacheMaxBytes: number;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
+  /** How failures back off (page-source.ts, failure-backoff.ts, upstream-breaker.ts). */
+  failures: {
+    backoffMs: number;
+    backoffMaxMs: number;
+    breakerThreshold: number;
+    breakerOpenMs: number;
+    staleAfterMs: number;
+    maxInFlight: number;
+    maxQueued: number;
+  };
   http: HttpTimeouts;
   /** After SIGTERM, the process exits within this long, whatever is still in flight. */
   shutdownDeadlineMs: number;
@@ -232,6 +251,15 @@ export function readServerConfig(
     cacheMaxBytes: e.CACHE_MAX_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamRetries: e.UPSTREAM_RETRIES,
+    failures: {
+      backoffMs: e.UPSTREAM_BACKOFF_MS,
+      backoffMaxMs: Math.max(e.UPSTREAM_BACKOFF_MS, e.UPSTREAM_BACKOFF_MAX_MS),
+      breakerThreshold: e.BREAKER_THRESHOLD,
+      breakerOpenMs: e.BREAKER_OPEN_MS,
+      staleAfterMs: e.STALE_AFTER_MS,
+      maxInFlight: e.UPSTREAM_MAX_IN_FLIGHT,
+      maxQueued: e.UPSTREAM_MAX_QUEUED,
+    },
     http: parseHttpTimeouts(e),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     metrics: parseMetrics(e),
@@ -291,6 +319,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     cacheMaxBytes: config.cacheMaxBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamRetries: config.upstreamRetries,
+    failures: config.failures,
     http: config.http,
     shutdownDeadlineMs: config.shutdownDeadlineMs,
     metrics: {

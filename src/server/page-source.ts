@@ -6,7 +6,9 @@ import { encodeOnce, etagOf, type Representation } from './http/representation.t
 import { rightSized, storedPageCost } from './memory-cost.ts';
 import type { RequestCoalescer } from './request-coalescer.ts';
 import type { ResponseCache } from './response-cache.ts';
-import type { AnyPage, UpstreamClient } from './upstream-client.ts';
+import type { FailureBackoff } from './failure-backoff.ts';
+import type { BreakerOutcome, BreakerPass, UpstreamBreaker } from './upstream-breaker.ts';
+import type { AnyPage, UpstreamClient, UpstreamResult } from './upstream-client.ts';
 import { problemFor, type FailureProblem } from './upstream-failure.ts';
 import type { Lookup } from './validate-lookup.ts';
 
@@ -72,8 +74,53 @@ export interface PageSourceOptions {
    * served from the cache were told about when they arrived. A hook that throws is ignored.
    */
   onPage?: (lookup: Lookup, page: AnyPage) => void;
+  /**
+   * Holds back a page whose upstream call failed for a growing interval (failure-backoff.ts);
+   * requests meanwhile get its stale copy or the same problem, at no quota.
+   */
+  backoff?: FailureBackoff<HeldFailure>;
+  /** Stops calling the upstream as a whole after failures across pages (upstream-breaker.ts). */
+  breaker?: UpstreamBreaker;
+  /**
+   * With a stale copy at hand, how long a request waits for the upstream before getting the
+   * copy; the call goes on and refreshes the cache if it succeeds. Unset: the whole deadline.
+   */
+  staleAfterMs?: number;
   now?: () => number;
 }
+
+/** What a held-back page answers with: its last failure's problem. */
+export type HeldFailure = FailureProblem & { upstreamStatus?: number };
+
+/** How an upstream result speaks of the upstream's health (upstream-breaker.ts). */
+function breakerOutcome(result: UpstreamResult): BreakerOutcome {
+  if (result.ok) return 'success';
+  // Never sent (no quota, no free slot): nothing learnt about the upstream.
+  if (result.attempts === 0) return 'neutral';
+  switch (result.failure.kind) {
+    case 'server_error':
+    case 'bad_response':
+    case 'timeout':
+    case 'unreachable':
+      return 'failure';
+    case 'bad_request':
+    case 'not_found':
+    case 'credentials_rejected':
+      // A definite answer: the upstream is up.
+      return 'success';
+    default:
+      // A 429, or a call the quota guard never let out: nothing about its health.
+      return 'neutral';
+  }
+}
+
+/**
+ * Failures another call a moment later would likely meet again, so the page is held back: the
+ * upstream's own failures, and refused credentials (the upstream is up, but every call would
+ * spend quota on the same refusal until an operator fixes the configuration).
+ */
+const isTransient = (result: UpstreamResult, outcome: BreakerOutcome) =>
+  outcome === 'failure' || (!result.ok && result.failure.kind === 'credentials_rejected');
 
 export interface PageSource {
   get(lookup: Lookup, client: string): Promise<PageAnswer>;
@@ -113,8 +160,39 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     staleMs = 24 * 3600_000,
     refusalMs = 60_000,
     onPage,
+    backoff,
+    breaker,
+    staleAfterMs,
     now = Date.now,
   } = options;
+
+  /**
+   * The flight's answer, or the stale copy if the flight takes longer than `staleAfterMs`: the
+   * reader keeps reading while the upstream makes up its mind.
+   */
+  async function answerOrStale(
+    flight: Promise<PageAnswer>,
+    previous: StoredPage | undefined,
+    merged: boolean,
+  ): Promise<PageAnswer> {
+    const mark = (answer: PageAnswer): PageAnswer =>
+      merged && !(answer.kind === 'page' && answer.cache === 'stale')
+        ? { ...answer, cache: 'merged' }
+        : answer;
+    if (previous === undefined || staleAfterMs === undefined) return mark(await flight);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<PageAnswer>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ kind: 'page', page: previous, cache: 'stale' }),
+        staleAfterMs,
+      );
+    });
+    try {
+      return await Promise.race([flight.then(mark), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   const freshMs = { ...DEFAULT_FRESH_MS, ...options.freshMs };
 
   /** The one upstream call for a key; its answer is shared by everyone merged into it. */
@@ -122,9 +200,13 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     lookup: Lookup,
     key: string,
     previous: StoredPage | undefined,
+    pass: Extract<BreakerPass, { ok: true }> | undefined,
   ): Promise<PageAnswer> {
     const result = await upstream.fetchPage(lookup);
     const at = now();
+    const outcome = breakerOutcome(result);
+    if (pass !== undefined) breaker?.record(pass, outcome, key);
+    if (!isTransient(result, outcome)) backoff?.succeeded(key);
     const { attempts } = result;
     if (result.ok) {
       const page: StoredPage = {
@@ -147,6 +229,15 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     }
     const upstreamStatus = result.failure.upstreamStatus;
     const problem = problemFor(lookup, result.failure);
+    if (isTransient(result, outcome)) {
+      const hold = backoff?.failed(key, { ...problem, upstreamStatus });
+      // Ask again no sooner than the back-off allows: say so to the client too.
+      if (hold !== undefined)
+        problem.retryAfterSeconds = Math.max(
+          problem.retryAfterSeconds ?? 0,
+          hold.retryAfterSeconds,
+        );
+    }
     if (problem.status === 400 || problem.status === 404) {
       // The upstream's definite answer about this input: remember it, and drop any old page.
       const refusal: StoredRefusal = {
@@ -181,10 +272,20 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       }
 
       const flight = coalescer.inFlight(key);
-      if (flight !== undefined) {
-        const shared = await flight;
-        if (shared.kind === 'page' && shared.cache === 'stale') return shared;
-        return { ...shared, cache: 'merged' };
+      if (flight !== undefined) return answerOrStale(flight, previous, true);
+
+      // A page that just failed is held back: its stale copy, or its problem, at no quota.
+      const hold = backoff?.holding(key);
+      if (hold !== undefined) {
+        if (previous !== undefined) return { kind: 'page', page: previous, cache: 'stale' };
+        const { upstreamStatus, ...problem } = hold.detail;
+        return {
+          kind: 'problem',
+          ...problem,
+          retryAfterSeconds: hold.retryAfterSeconds,
+          cache: 'none',
+          upstreamStatus,
+        };
       }
 
       // From here on the request would spend quota, so the client's allowance applies.
@@ -200,7 +301,21 @@ export function createPageSource(options: PageSourceOptions): PageSource {
           cache: 'none',
         };
       }
-      return coalescer.start(key, () => fetchAndStore(lookup, key, previous));
+      // The upstream as a whole has been failing: only its probe goes out.
+      const pass = breaker?.pass();
+      if (pass !== undefined && !pass.ok) {
+        if (previous !== undefined) return { kind: 'page', page: previous, cache: 'stale' };
+        return {
+          kind: 'problem',
+          status: 503,
+          code: 'upstream_unavailable',
+          detail: 'The catalogue has been failing; the explorer is giving it a moment.',
+          retryAfterSeconds: pass.retryAfterSeconds,
+          cache: 'none',
+        };
+      }
+      const started = coalescer.start(key, () => fetchAndStore(lookup, key, previous, pass));
+      return answerOrStale(started, previous, false);
     },
 
     peek(lookup) {

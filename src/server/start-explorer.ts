@@ -11,7 +11,15 @@ import { createServerApp } from './create-server-app.ts';
 import { createLinkPreviews } from './link-preview.ts';
 import { createRequestLogger } from './middleware/request-log.ts';
 import { explorerListener } from './node-listener.ts';
-import { createPageSource, type PageAnswer, type PageCacheEntry } from './page-source.ts';
+import { createFailureBackoff } from './failure-backoff.ts';
+import {
+  createPageSource,
+  type HeldFailure,
+  type PageAnswer,
+  type PageCacheEntry,
+} from './page-source.ts';
+import { createUpstreamBreaker } from './upstream-breaker.ts';
+import { createUpstreamSlots, withSlots } from './upstream-slots.ts';
 import { createQuotaGuard } from './quota-guard.ts';
 import { createRequestCoalescer } from './request-coalescer.ts';
 import { createResponseCache } from './response-cache.ts';
@@ -72,16 +80,42 @@ export async function startExplorer(
         });
 
   const cache = createResponseCache<PageCacheEntry>({ maxBytes: config.cacheMaxBytes });
+  const { failures } = config;
+  const breaker = createUpstreamBreaker({
+    threshold: failures.breakerThreshold,
+    openMs: failures.breakerOpenMs,
+    onStateChange: (state, stats) =>
+      logger.warn({ breaker: state, openMs: stats.openMs }, 'upstream breaker changed state'),
+  });
+  const slots = createUpstreamSlots({
+    limit: failures.maxInFlight,
+    queueLimit: failures.maxQueued,
+  });
   const metricsOn = config.metrics.token !== undefined || config.metrics.port !== 0;
-  const metrics = metricsOn ? createMetrics({ quota, cache }) : null;
+  const metrics = metricsOn
+    ? createMetrics({
+        quota,
+        cache,
+        breaker: () => breaker.stats(),
+        upstreamSlots: () => slots.stats(),
+      })
+    : null;
+  // Slots outermost in time: a call waiting for one has not spent its deadline yet.
+  const slotted = withSlots(upstream, slots, config.upstreamTimeoutMs);
   const channelTitles = createChannelTitles();
   const unmetered = createPageSource({
-    upstream: metrics ? meteredUpstream(upstream, metrics) : upstream,
+    upstream: metrics ? meteredUpstream(slotted, metrics) : slotted,
     cache,
     coalescer: createRequestCoalescer<PageAnswer>(),
     clientRateLimit: createClientRateLimit(config.clientRateLimit),
     // Channel names for link previews, from every page that passes, API lookups included.
     onPage: channelTitles.learnFromPage,
+    backoff: createFailureBackoff<HeldFailure>({
+      initialMs: failures.backoffMs,
+      maxMs: failures.backoffMaxMs,
+    }),
+    breaker,
+    staleAfterMs: failures.staleAfterMs,
   });
   const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
 

@@ -1,6 +1,8 @@
 import { createClientRateLimit } from '../server/client-rate-limit.ts';
+import { createFailureBackoff } from '../server/failure-backoff.ts';
 import {
   createPageSource,
+  type HeldFailure,
   type PageAnswer,
   type PageCacheEntry,
   type PageSourceOptions,
@@ -24,20 +26,26 @@ const quiet = { error() {}, warn() {}, debug() {} };
 
 export function realPageSource(
   baseUrl: string,
-  options: Pick<PageSourceOptions, 'onPage' | 'now'> & {
+  options: Pick<PageSourceOptions, 'onPage' | 'now' | 'breaker' | 'staleAfterMs'> & {
     apiKey?: string;
     apiSecret?: string;
     cacheBytes?: number;
+    /** Hold failing pages back as start-explorer.ts does (1 s, doubling to 30 s). */
+    backoff?: boolean;
+    retries?: number;
+    deadlineMs?: number;
   } = {},
 ): RealPageSource {
+  const { now } = options;
   const upstream = createUpstreamClient({
     baseUrl,
     apiKey: options.apiKey ?? 'test-key',
     apiSecret: options.apiSecret ?? 'test-secret',
-    quota: createQuotaGuard({ budgetPerHour: 100_000 }),
+    quota: createQuotaGuard({ budgetPerHour: 100_000, now }),
     logger: quiet,
     backoffMs: 1,
-    deadlineMs: 5000,
+    deadlineMs: options.deadlineMs ?? 5000,
+    retries: options.retries,
   });
   const pageSource = createPageSource({
     upstream,
@@ -45,7 +53,12 @@ export function realPageSource(
     coalescer: createRequestCoalescer<PageAnswer>(),
     clientRateLimit: createClientRateLimit({ burst: 10_000, perSecond: 1 }),
     onPage: options.onPage,
-    now: options.now,
+    backoff: options.backoff
+      ? createFailureBackoff<HeldFailure>({ initialMs: 1000, maxMs: 30_000, now })
+      : undefined,
+    breaker: options.breaker,
+    staleAfterMs: options.staleAfterMs,
+    now,
   });
   return { pageSource, upstream, close: () => upstream.close() };
 }

@@ -1,0 +1,139 @@
+// Per-page back-off: a page whose upstream call just failed is not asked for again at once.
+// Without it, every request for a failing page that is not in the cache spends quota on a call
+// that will very likely fail the same way (the sliding hour of spec §2.3 is shared by every
+// user). Each failure in a row doubles the wait, from `initialMs` up to `maxMs`, jittered so
+// that pages which failed together are not all asked for again in the same instant. Whoever
+// asks meanwhile gets what the last failure gave (page-source.ts decides: a stale copy, or the
+// same problem with a Retry-After), without an upstream call.
+//
+// The table is bounded: at most `maxEntries` pages, the one that failed longest ago dropped
+// first, and a page is forgotten once it has been quiet for `maxMs` after its wait ended (its
+// streak is over; the next failure starts again from `initialMs`).
+
+export interface FailureBackoffOptions {
+  /** The first wait after a failure. */
+  initialMs?: number;
+  /** The longest wait, however many failures in a row. */
+  maxMs?: number;
+  /** How many pages the table remembers at most. */
+  maxEntries?: number;
+  /** Each wait is scaled by a random factor in 1 ± jitter. */
+  jitter?: number;
+  now?: () => number;
+  random?: () => number;
+}
+
+/** A page being held back: what its last failure gave, and how long the hold lasts. */
+export interface BackoffHold<T> {
+  detail: T;
+  /** Failures in a row, this one included. */
+  failures: number;
+  /** When the page may be asked for again (the clock's ms). */
+  untilMs: number;
+  /** Whole seconds until then, at least 1: for a Retry-After header. */
+  retryAfterSeconds: number;
+}
+
+export interface FailureBackoffStats {
+  /** Pages remembered (holding or within their quiet period). */
+  entries: number;
+  maxEntries: number;
+  /** Failures recorded since start. */
+  failures: number;
+  /** Requests answered from a hold instead of an upstream call, since start. */
+  held: number;
+}
+
+export interface FailureBackoff<T> {
+  /** The hold on `key` when one is in force (and counts the request as held). */
+  holding(key: string): BackoffHold<T> | undefined;
+  /** `key`'s call failed: starts or lengthens its hold. */
+  failed(key: string, detail: T): BackoffHold<T>;
+  /** `key` got an answer (a page, or a definite refusal): its streak is over. */
+  succeeded(key: string): void;
+  stats(): FailureBackoffStats;
+}
+
+interface Entry<T> {
+  detail: T;
+  failures: number;
+  untilMs: number;
+  forgetAtMs: number;
+}
+
+export function createFailureBackoff<T>(options: FailureBackoffOptions = {}): FailureBackoff<T> {
+  const {
+    initialMs = 1000,
+    maxMs = 30_000,
+    maxEntries = 10_000,
+    jitter = 0.2,
+    now = Date.now,
+    random = Math.random,
+  } = options;
+  // Map order is the order of last failure: the first entry failed longest ago.
+  const entries = new Map<string, Entry<T>>();
+  let failures = 0;
+  let held = 0;
+
+  const hold = (entry: Entry<T>, at: number): BackoffHold<T> => ({
+    detail: entry.detail,
+    failures: entry.failures,
+    untilMs: entry.untilMs,
+    retryAfterSeconds: Math.max(1, Math.ceil((entry.untilMs - at) / 1000)),
+  });
+
+  /** Drops forgotten entries from the old end; each entry is dropped once, so O(1) on average. */
+  const sweep = (at: number) => {
+    for (const [key, entry] of entries) {
+      if (entry.forgetAtMs > at) break;
+      entries.delete(key);
+    }
+  };
+
+  return {
+    holding(key) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      const at = now();
+      if (entry.forgetAtMs <= at) {
+        entries.delete(key);
+        return undefined;
+      }
+      if (entry.untilMs <= at) return undefined; // free to ask again; the streak is remembered
+      held++;
+      return hold(entry, at);
+    },
+
+    failed(key, detail) {
+      const at = now();
+      failures++;
+      sweep(at);
+      const previous = entries.get(key);
+      const streak = previous !== undefined && previous.forgetAtMs > at ? previous.failures : 0;
+      const count = streak + 1;
+      // 2^(count-1) overflows nothing: the exponent stops growing once the cap is reached.
+      const base = Math.min(maxMs, initialMs * 2 ** Math.min(count - 1, 30));
+      const waitMs = Math.max(1, Math.round(base * (1 - jitter + 2 * jitter * random())));
+      const entry: Entry<T> = {
+        detail,
+        failures: count,
+        untilMs: at + waitMs,
+        forgetAtMs: at + waitMs + maxMs,
+      };
+      // Re-inserted, so that the Map's order stays the order of last failure.
+      entries.delete(key);
+      entries.set(key, entry);
+      while (entries.size > maxEntries) {
+        const oldest = entries.keys().next().value as string;
+        entries.delete(oldest);
+      }
+      return hold(entry, at);
+    },
+
+    succeeded(key) {
+      entries.delete(key);
+    },
+
+    stats: () => ({ entries: entries.size, maxEntries, failures, held }),
+  };
+}
