@@ -15,7 +15,9 @@ import { preloadViewFor } from './views.tsx';
 // new one per request: nothing of one visitor's request reaches another's.
 
 export const render: RenderApp = async ({ url, first, channelTitle }) => {
-  const location = new URL(url, 'http://localhost');
+  // Glued to the base rather than resolved against it: a path that starts with `//` would
+  // otherwise read as a host (`//evil/x`), or fail to parse at all (`//`).
+  const location = new URL(`http://localhost${url.startsWith('/') ? '' : '/'}${url}`);
   // Views are code chunks read with `use`: once loaded, they render without suspending.
   await preloadViewFor(location.pathname);
   const queryClient = createQueryClient();

@@ -187,7 +187,9 @@ export function createHttpEdge(
       { status: edgeProblem.status, code: edgeProblem.code, error: error.code },
       'request refused at the edge',
     );
-    answerAndClose(socket, edgeProblem);
+    // A HEAD's answer has no body (RFC 9110 §9.3.2), even one refused before it was parsed.
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1');
+    answerAndClose(socket, edgeProblem, head === 'HEAD ');
   });
 
   // A socket quiet for idleMs (between requests, for keepAliveMs and node's one-second margin).
@@ -227,9 +229,9 @@ export function createHttpEdge(
     );
   });
 
-  function answerAndClose(socket: Socket, edgeProblem: EdgeProblem) {
+  function answerAndClose(socket: Socket, edgeProblem: EdgeProblem, headOnly = false) {
     const connection = connections.get(socket);
-    const last = rawProblemResponse(edgeProblem);
+    const last = rawProblemResponse(edgeProblem, { headOnly });
     if (connection === undefined) socket.end(last, () => socket.destroy());
     else closeGently(connection, last);
   }

@@ -51,5 +51,6 @@ export function rememberPlaylistChannels(pages: readonly PlaylistPage[]): void {
 export function useChannelTitle(channelId: string): string | undefined {
   const titles = useSyncExternalStore(store.subscribe, store.get, store.initial);
   const fromServer = useQueryClient().getQueryData<string>(channelTitleKey(channelId));
-  return titles[channelId] ?? fromServer;
+  // Own keys only: `/channel/constructor` must not find Object.prototype's function.
+  return (Object.hasOwn(titles, channelId) ? titles[channelId] : undefined) ?? fromServer;
 }

@@ -36,7 +36,11 @@ function problemHeaders(edge: EdgeProblem, body: Buffer): HeaderRecord {
  * through (node's clientError and connect events). It closes the connection: after a parse
  * error or a timeout nothing more that arrives on it can be trusted to be a request.
  */
-export function rawProblemResponse(edge: EdgeProblem, now = new Date()): Buffer {
+export function rawProblemResponse(
+  edge: EdgeProblem,
+  options: { headOnly?: boolean; now?: Date } = {},
+): Buffer {
+  const { headOnly = false, now = new Date() } = options;
   const body = problemBody(edge);
   const head = [
     `HTTP/1.1 ${edge.status} ${STATUS_CODES[edge.status] ?? 'Error'}`,
@@ -44,7 +48,9 @@ export function rawProblemResponse(edge: EdgeProblem, now = new Date()): Buffer 
     ...Object.entries(problemHeaders(edge, body)).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
-  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
+  const headers = Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1');
+  // Content-Length still says what a GET would have received (RFC 9110 §8.6).
+  return headOnly ? headers : Buffer.concat([headers, body]);
 }
 
 /** The same document through node's response (which leaves the body out for HEAD). */

@@ -1,0 +1,181 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
+import { readServerConfig } from '../../server/config.ts';
+import { createHttpEdge } from '../../server/http-server.ts';
+import { createLogger } from '../../server/logger.ts';
+import { startExplorer } from '../../server/start-explorer.ts';
+import { startCountingProxy, type TestUpstream } from '../test-upstream.ts';
+
+// What the HTTP boundary fuzzer talks to: the whole explorer as `npm start` serves it (the
+// HTTP edge of http-server.ts, the node listener of start-explorer.ts with its fast path for
+// cached pages, the app) on a loopback port, in front of the
+// embedded catalogue reached over HTTP through a proxy that counts every request, so a case
+// can tell whether it cost an upstream call.
+//
+// The built app is served from a copy of dist/ in a fresh temporary folder, with canary files
+// planted where a path traversal would find them: beside the copy, and as dotfiles inside it.
+// Their contents are random, so finding one in an answer can only mean it was served.
+
+export interface FuzzTarget {
+  /** The explorer's origin, e.g. http://127.0.0.1:41234. */
+  url: string;
+  port: number;
+  /** The counting proxy in front of the catalogue. */
+  upstream: TestUpstream;
+  /** Random strings that exist only in files the explorer must never serve. */
+  canaries: string[];
+  /** SHA-1 (hex) of each file the explorer may serve as it is (the build, without dotfiles). */
+  servable: Set<string>;
+  /** SHA-1 (hex) of files inside the copy that must never be served (dotfiles, the server build). */
+  forbidden: Set<string>;
+  /** Error lines the explorer logged, and React's console errors, since the last call. */
+  takeErrorLogs(): string[];
+  /** Warnings written to the console so far (React Router's, on paths it cannot decode). */
+  consoleWarnings(): number;
+  close(): Promise<void>;
+}
+
+export interface FuzzTargetOptions {
+  /** The built app; default dist. */
+  dist?: string;
+  /** The catalogue's database folder; default data. */
+  dataDir?: string;
+}
+
+const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
+
+/** Every file under `root`, relative paths split into segments. */
+function filesUnder(root: string): string[][] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep));
+}
+
+/** A copy of the build, with canaries inside and beside it. */
+function plantSite(dist: string): { folder: string; site: string; canaries: string[] } {
+  if (!existsSync(join(dist, 'index.html')))
+    throw new Error(`No built app in ${dist}: run \`npm run build\` first.`);
+  const folder = mkdtempSync(join(tmpdir(), 'explorer-fuzz-'));
+  const site = join(folder, 'site');
+  const serverBuild = join(dist, '.ssr');
+  cpSync(dist, site, {
+    recursive: true,
+    filter: (source) => resolve(source) !== resolve(serverBuild),
+  });
+  // The server build imports React from node_modules: through a link it resolves from dist's
+  // real place, as the explorer's own test does.
+  if (existsSync(serverBuild)) symlinkSync(resolve(serverBuild), join(site, '.ssr'));
+
+  const canaries = Array.from({ length: 4 }, () => `canary-${randomBytes(12).toString('hex')}`);
+  const [outside, dotfile, assetDotfile, env] = canaries as [string, string, string, string];
+  writeFileSync(join(folder, 'outside-canary.txt'), outside);
+  writeFileSync(join(site, '.canary'), dotfile);
+  mkdirSync(join(site, 'assets'), { recursive: true });
+  writeFileSync(join(site, 'assets', '.canary.txt'), assetDotfile);
+  writeFileSync(join(site, '.env'), `CATALOGUE_API_SECRET=${env}\n`);
+  return { folder, site, canaries };
+}
+
+function fingerprints(site: string): { servable: Set<string>; forbidden: Set<string> } {
+  const servable = new Set<string>();
+  const forbidden = new Set<string>();
+  for (const parts of filesUnder(site)) {
+    const hash = sha1(readFileSync(join(site, ...parts)));
+    if (parts.some((part) => part.startsWith('.'))) forbidden.add(hash);
+    else servable.add(hash);
+  }
+  // A file both inside and outside a dot folder (an empty one, say) is servable after all.
+  for (const hash of servable) forbidden.delete(hash);
+  return { servable, forbidden };
+}
+
+export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<FuzzTarget> {
+  const { dist = 'dist', dataDir = 'data' } = options;
+  const { folder, site, canaries } = plantSite(dist);
+  const apiKey = randomBytes(16).toString('hex');
+  const apiSecret = randomBytes(24).toString('base64url');
+
+  let catalogue: StartedCatalogue | undefined;
+  let restoreConsole = () => {};
+  let upstream: TestUpstream | undefined;
+  try {
+    catalogue = await startCatalogue({ apiKey, apiSecret, dataDir, thumbnailBaseUrl: '' });
+    upstream = await startCountingProxy(catalogue.url);
+    const config = readServerConfig({
+      STATIC_ROOT: site,
+      CATALOGUE_BASE_URL: upstream.url,
+      CATALOGUE_API_KEY: apiKey,
+      CATALOGUE_API_SECRET: apiSecret,
+      // Neither limit is under test here: every valid case should be able to reach the upstream.
+      CATALOGUE_QUOTA_PER_HOUR: String(Number.MAX_SAFE_INTEGER),
+      CLIENT_RATE_LIMIT_BURST: String(Number.MAX_SAFE_INTEGER),
+    });
+    const errorLines: string[] = [];
+    let warnings = 0;
+    const logger = createLogger('warn', {
+      write: (line: string) => {
+        // pino levels: 50 error, 60 fatal.
+        if (/"level":(5|6)0\b/.test(line)) errorLines.push(line);
+      },
+    });
+    // React reports a render that went wrong on console.error, not through our logger; React
+    // Router warns on console.warn of every path it cannot decode, which is no fault here
+    // (such a path gets the not-found view), only counted.
+    const { error: consoleError, warn: consoleWarn } = console;
+    console.error = (...args: unknown[]) => {
+      errorLines.push(`console.error: ${args.map(String).join(' ')}`);
+    };
+    console.warn = () => {
+      warnings += 1;
+    };
+    restoreConsole = () => {
+      console.error = consoleError;
+      console.warn = consoleWarn;
+    };
+    const explorer = await startExplorer(config, logger);
+    // The HTTP edge npm start serves through: what node refuses is answered there.
+    const edge = createHttpEdge(explorer.listener, { timeouts: config.http, logger });
+    const { server } = edge;
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const counted = upstream;
+    const started = catalogue;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      upstream: counted,
+      canaries,
+      ...fingerprints(site),
+      takeErrorLogs: () => errorLines.splice(0),
+      consoleWarnings: () => warnings,
+      async close() {
+        await edge.shutdown(1_000);
+        await explorer.close();
+        await counted.close();
+        await started.close();
+        restoreConsole();
+        rmSync(folder, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    restoreConsole();
+    await upstream?.close();
+    await catalogue?.close();
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
