@@ -89,6 +89,30 @@ function once(
       },
     );
     req.on('socket', () => (reused = req.reusedSocket));
+    // A CONNECT's answer comes as 'connect' (node hands over the socket, as for a tunnel), not
+    // as a response: read what the server sent there, then let the socket go.
+    req.on('connect', (res, socket, head) => {
+      const collected: Buffer[] = [head];
+      const length = Number(res.headers['content-length'] ?? 0);
+      const received = () => collected.reduce((sum, chunk) => sum + chunk.length, 0);
+      const finish = () => {
+        const raw = Buffer.concat(collected);
+        const response = { status: res.statusCode ?? 0, headers: res.headers, raw, body: raw };
+        resolve({
+          ok: true,
+          reused,
+          response: { ...response, decodeError: null, ms: performance.now() - started },
+        });
+      };
+      socket.on('data', (chunk: Buffer) => {
+        collected.push(chunk);
+        if (received() >= length) socket.destroy();
+      });
+      socket.once('close', finish);
+      socket.on('error', () => {});
+      socket.setTimeout(ANSWER_TIMEOUT_MS, () => socket.destroy());
+      if (received() >= length) socket.destroy();
+    });
     req.setTimeout(ANSWER_TIMEOUT_MS, () =>
       req.destroy(new Error(`no answer in ${ANSWER_TIMEOUT_MS} ms`)),
     );
