@@ -249,12 +249,19 @@ describe('injected faults', () => {
     const path = (n: number) =>
       lookupPath(
         'playlist',
-        [FIXTURE_IDS.playlist100, FIXTURE_IDS.playlistEmpty, FIXTURE_IDS.playlist5000][n] ?? '',
+        [
+          FIXTURE_IDS.playlist100,
+          FIXTURE_IDS.playlistEmpty,
+          FIXTURE_IDS.playlist5000,
+          FIXTURE_IDS.playlist101,
+        ][n] ?? '',
       );
     await setFaults({ failNext: { count: 1, status: 500 } });
     expect(problemSchema.parse(JSON.parse((await get(path(0))).text)).code).toBe('upstream_error');
+    // The failed page is now held back (its back-off): a repeat gets the same answer, uncalled.
+    expect(problemSchema.parse(JSON.parse((await get(path(0))).text)).code).toBe('upstream_error');
     await setFaults({ failNext: { count: 1, status: 'malformed' } });
-    expect(problemSchema.parse(JSON.parse((await get(path(0))).text)).code).toBe(
+    expect(problemSchema.parse(JSON.parse((await get(path(3))).text)).code).toBe(
       'upstream_bad_response',
     );
     await setFaults({ failNext: { count: 1, status: 503 } });
