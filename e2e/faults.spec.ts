@@ -27,7 +27,10 @@ test('a failing next page shows Retry, keeps the loaded items, and recovers', as
   await expect(page.locator(`${ROWS}[aria-posinset="100"]`)).toBeInViewport();
   await expect(page.locator(`${ROWS}[aria-posinset="100"]`)).toHaveAttribute('aria-setsize', '101');
 
+  // The server holds a failing page back for a moment (its back-off) and says how long with
+  // Retry-After: the footer counts down, and Retry reaches the healed catalogue once it is over.
   await faults.reset();
+  await expect(failure.getByRole('timer')).toHaveCount(0, { timeout: 20_000 });
   await retry.click();
   await expect(page.getByText('End of playlist · 101 videos')).toBeVisible();
   await expect(page.locator(`${ROWS}[aria-posinset="101"]`)).toBeAttached();
@@ -48,6 +51,8 @@ test('a failing first page says the catalogue is unavailable, and Retry recovers
   });
   await expect(page.locator(ROWS)).toHaveCount(0);
   await faults.reset();
+  // As above: Retry once the server's back-off, counted down on screen, is over.
+  await expect(problem.getByRole('timer')).toHaveCount(0, { timeout: 20_000 });
   await problem.getByRole('button', { name: 'Retry' }).click();
   await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
