@@ -1,5 +1,4 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -24,16 +23,7 @@ export function pinned(core: string, command: string, args: string[]): [string, 
   return canPin ? ['taskset', ['-c', core, command, ...args]] : [command, args];
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort } from '../src/test-support/free-port.ts';
 
 export interface Child {
   process: ChildProcess;

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +16,7 @@ import {
   startTestUpstream,
   type TestUpstream,
 } from '../test-support/test-upstream.ts';
+import { freePort } from '../test-support/free-port.ts';
 import { SCRAPE_TOKEN, scrapeCache } from '../test-support/metrics-scrape.ts';
 
 // The page cache bounds the process's memory, not only the pages' bytes: an explorer started
@@ -71,18 +71,6 @@ interface Explorer {
   child: ChildProcess;
   url: string;
   stop: () => Promise<void>;
-}
-
-/** A port nobody listens on now (the explorer logs its own only at info level). */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
 }
 
 async function startExplorer(cacheBytes: number): Promise<Explorer> {

@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../catalogue/demo-fixtures.ts';
+import { freePort } from '../test-support/free-port.ts';
 import { startExplorerProcess, type ExplorerProcess } from '../test-support/raw-http.ts';
 
 // /metrics as a scraper meets it: `npm start`'s process with a token and a private port, after
@@ -8,14 +8,6 @@ import { startExplorerProcess, type ExplorerProcess } from '../test-support/raw-
 // and hold the figures an operator watches. /readyz, public, says only whether and why.
 
 const TOKEN = 'metrics-token-for-the-test-0123456789';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 interface Sample {
   name: string;

@@ -167,6 +167,18 @@ export function createPageSource(options: PageSourceOptions): PageSource {
   } = options;
 
   /**
+   * A request the explorer will not send upstream now (held back, over its allowance, breaker
+   * open): the stale copy when there is one, else the problem, with no quota spent either way.
+   */
+  const withheld = (
+    previous: StoredPage | undefined,
+    problem: FailureProblem & { upstreamStatus?: number },
+  ): PageAnswer =>
+    previous !== undefined
+      ? { kind: 'page', page: previous, cache: 'stale' }
+      : { kind: 'problem', ...problem, cache: 'none' };
+
+  /**
    * The flight's answer, or the stale copy if the flight takes longer than `staleAfterMs`: the
    * reader keeps reading while the upstream makes up its mind.
    */
@@ -277,42 +289,33 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       // A page that just failed is held back: its stale copy, or its problem, at no quota.
       const hold = backoff?.holding(key);
       if (hold !== undefined) {
-        if (previous !== undefined) return { kind: 'page', page: previous, cache: 'stale' };
         const { upstreamStatus, ...problem } = hold.detail;
-        return {
-          kind: 'problem',
+        return withheld(previous, {
           ...problem,
           retryAfterSeconds: hold.retryAfterSeconds,
-          cache: 'none',
           upstreamStatus,
-        };
+        });
       }
 
       // From here on the request would spend quota, so the client's allowance applies.
       const allowed = clientRateLimit.take(client);
       if (!allowed.ok) {
-        if (previous !== undefined) return { kind: 'page', page: previous, cache: 'stale' };
-        return {
-          kind: 'problem',
+        return withheld(previous, {
           status: 429,
           code: 'rate_limited',
           detail: 'Too many new pages requested from this address; slow down a little.',
           retryAfterSeconds: allowed.retryAfterSeconds,
-          cache: 'none',
-        };
+        });
       }
       // The upstream as a whole has been failing: only its probe goes out.
       const pass = breaker?.pass();
       if (pass !== undefined && !pass.ok) {
-        if (previous !== undefined) return { kind: 'page', page: previous, cache: 'stale' };
-        return {
-          kind: 'problem',
+        return withheld(previous, {
           status: 503,
           code: 'upstream_unavailable',
           detail: 'The catalogue has been failing; the explorer is giving it a moment.',
           retryAfterSeconds: pass.retryAfterSeconds,
-          cache: 'none',
-        };
+        });
       }
       const started = coalescer.start(key, () => fetchAndStore(lookup, key, previous, pass));
       return answerOrStale(started, previous, false);
