@@ -12,7 +12,7 @@
 // it is up; a 429 says nothing about its health (the quota guard holds calls for its
 // Retry-After), nor does a call that never went out, so both are neutral.
 //
-// Written here rather than with cockatiel's circuitBreaker (v3 is what is installed): there,
+// Written here rather than with a resilience library's breaker (cockatiel's, for one): there,
 // callers that arrive while the probe is out wait for the probe instead of being turned away,
 // a call that never reached the upstream can only count as a success (which would close a
 // half-open breaker untested), and the time until the next probe, which Retry-After needs, is
