@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
-import { platformChannelUrl } from '../lib/platform-links.ts';
+import { platformChannelUrl } from '../../shared/platform-links.ts';
 import { OpenOnPlatform } from './external-mark.tsx';
 
 /** Each tab's name: its link, its list's accessible name and part of the page title. */

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { ChannelVideo } from '../../shared/catalogue-schema.ts';
 import { formatCompact, formatCount } from '../lib/format.ts';
-import { watchUrl } from '../lib/platform-links.ts';
+import { watchUrl } from '../../shared/platform-links.ts';
 import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
 import { ROW_TITLE_LINK, ThumbnailRow } from './row-layout.tsx';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistInfo } from '../../shared/catalogue-schema.ts';
 import { plural } from '../lib/format.ts';
-import { platformPlaylistUrl, safeExternalUrl } from '../lib/platform-links.ts';
+import { platformPlaylistUrl, safeExternalUrl } from '../../shared/platform-links.ts';
 import { OpenOnPlatform } from './external-mark.tsx';
 import { ThumbnailImage } from './thumbnail-image.tsx';
 

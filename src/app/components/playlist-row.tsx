@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
 import { formatCount } from '../lib/format.ts';
-import { watchUrl } from '../lib/platform-links.ts';
+import { watchUrl } from '../../shared/platform-links.ts';
 import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
 import { ROW_TITLE_LINK } from './row-layout.tsx';

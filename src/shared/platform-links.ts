@@ -1,5 +1,5 @@
-// Links out to the platform: the explorer plays nothing itself, so every video opens there,
-// in a new tab.
+// Links out to the platform: the explorer plays nothing itself, so every video opens there
+// (in a new tab in the app; as a line of a URL list in an export).
 
 const PLATFORM = 'https://www.youtube.com';
 
