@@ -28,6 +28,7 @@ import { meteredListener, meteredPageSource, meteredUpstream } from './metered-p
 import { createMetrics, type ExplorerMetrics } from './metrics.ts';
 import { createThumbnailProxy } from './thumbnail-proxy.ts';
 import { createUpstreamClient } from './upstream-client.ts';
+import { createWalkRegistry } from './whole-list/list-walk.ts';
 import { resolveUpstreamTarget } from './upstream-target.ts';
 
 // The composition root: from a parsed configuration to a running explorer app. Every part is
@@ -144,6 +145,7 @@ export async function startExplorer(
     trustProxy: config.trustProxy,
     isStopping: () => stopping,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
+    wholeList: { quota, channelTitles, walks: createWalkRegistry({ pageSource }) },
   });
   const listener = explorerListener(
     app,
