@@ -63,7 +63,9 @@ export function exportWriter(format: ExportFormat, list: ListKind, listId: strin
  * old clients, and the real title, percent-encoded, in `filename*`.
  */
 export function attachmentHeader(name: string, format: ExportFormat): string {
+  // Control characters, and what file systems refuse in a name, become spaces.
   const clean = name
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
