@@ -24,6 +24,8 @@ export interface MetricsSources {
   breaker?: () => { state: 'closed' | 'open' | 'half-open' };
   /** Upstream calls in flight and waiting for a slot, when bounded. */
   upstreamSlots?: () => { active: number; queued: number };
+  /** Whole-list walks (whole-list/list-walk.ts). */
+  walks?: () => { lists: number; walks: number; started: number; joined: number };
 }
 
 export interface ExplorerMetrics {
@@ -173,6 +175,35 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
         const { active, queued } = upstreamSlots();
         this.set({ slot: 'active' }, active);
         this.set({ slot: 'queued' }, queued);
+      },
+    });
+  }
+
+  const { walks } = sources;
+  if (walks) {
+    new Gauge({
+      name: 'explorer_walks_running',
+      help: 'Whole-list walks running now (walks), and the lists they read (lists).',
+      labelNames: ['of'] as const,
+      registers,
+      collect() {
+        const stats = walks();
+        this.set({ of: 'walks' }, stats.walks);
+        this.set({ of: 'lists' }, stats.lists);
+      },
+    });
+    const seen = { started: 0, joined: 0 };
+    new Counter({
+      name: 'explorer_walks_total',
+      help: 'Whole-list walks begun: started (a list no one was reading) or joined (one being read).',
+      labelNames: ['how'] as const,
+      registers,
+      collect() {
+        const stats = walks();
+        for (const how of ['started', 'joined'] as const) {
+          if (stats[how] > seen[how]) this.inc({ how }, stats[how] - seen[how]);
+          seen[how] = stats[how];
+        }
       },
     });
   }

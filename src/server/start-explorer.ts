@@ -99,6 +99,7 @@ export async function startExplorer(
         cache,
         breaker: () => breaker.stats(),
         upstreamSlots: () => slots.stats(),
+        walks: () => walks.stats(),
       })
     : null;
   // Slots outermost in time: a call waiting for one has not spent its deadline yet.
@@ -119,6 +120,8 @@ export async function startExplorer(
     staleAfterMs: failures.staleAfterMs,
   });
   const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
+  // Walks read through the metered source: their pages count like any reader's.
+  const walks = createWalkRegistry({ pageSource });
 
   const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
   const appHtml =
@@ -145,7 +148,7 @@ export async function startExplorer(
     trustProxy: config.trustProxy,
     isStopping: () => stopping,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
-    wholeList: { quota, channelTitles, walks: createWalkRegistry({ pageSource }) },
+    wholeList: { quota, channelTitles, walks },
   });
   const listener = explorerListener(
     app,
