@@ -12,6 +12,7 @@ import { benchProxyCached } from './proxy-cached.ts';
 import { benchProxyUncached } from './proxy-uncached.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
+import { benchWholeListWalks } from './whole-list-walk.ts';
 
 // `npm run bench`: the nine benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
@@ -47,6 +48,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['7', () => benchWholePlaylist({ ...base, rounds: smoke ? 1 : 3 })],
   ['8', async () => bundleRows()],
   ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],
+  ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
 ];
 
 const rows: BenchRow[] = [];

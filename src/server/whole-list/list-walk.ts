@@ -176,7 +176,10 @@ export function createWalkRegistry(options: {
               });
             }
             const { body } = answer.page;
-            const page = JSON.parse(body.toString('utf8')) as EndpointPage<typeof list>;
+            // A page just fetched was parsed by the upstream client's check: not twice.
+            const page = (answer.data ?? JSON.parse(body.toString('utf8'))) as EndpointPage<
+              typeof list
+            >;
             const value: WalkedPage<typeof list> = {
               param,
               body,
