@@ -13,6 +13,10 @@ import { LoadAll } from './load-all.tsx';
 import { Totals } from './totals.tsx';
 import { BUTTON, BUTTON_QUIET, CARD, INPUT, NOTE, QUIET, SUBHEADING } from './ui.ts';
 import { useWalk, type Walk } from './use-walk.ts';
+// Already loaded with the first visit's scripts, so free at run time: imported so that the
+// build groups the shared modules the panel reaches (the ID patterns, through the contract)
+// into the first visit's chunk as before, rather than splitting them into one more file there.
+import '../hooks/use-entry-scroll.ts';
 
 // The "Whole list" panel (its own code chunk, loaded when the panel first opens): load all,
 // the exact total over the list or a range, sort, charts and export; find is the bar under it
