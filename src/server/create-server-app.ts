@@ -17,6 +17,7 @@ import { healthz, readyz, type ReadinessSources } from './routes/health.ts';
 import { lookup } from './routes/lookups.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { notFound, unknownApi } from './routes/not-found.ts';
+import { apiReference, openApiJson } from './routes/openapi.ts';
 import { thumbnails } from './routes/thumbnails.ts';
 import {
   exportRoute,
@@ -99,6 +100,8 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     app.get(`${WHOLE_LIST_PATHS.walk}/:list/:id`, walkRoute(whole));
     app.get(`${WHOLE_LIST_PATHS.export}/:list/:file`, exportRoute(whole));
   }
+  app.get(WHOLE_LIST_PATHS.openapi, openApiJson);
+  app.get(WHOLE_LIST_PATHS.reference, apiReference);
   app.get('/api/*', unknownApi);
 
   app.get(`${THUMBNAIL_PREFIX}*`, thumbnails(options.thumbnails ?? null));
