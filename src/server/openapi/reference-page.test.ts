@@ -41,7 +41,11 @@ describe('the reference page', () => {
 
   it('needs no script, no inline style and nothing from elsewhere', () => {
     expect(page).toMatch(/^<!doctype html>\n<html lang="en">/);
-    expect(page).not.toMatch(/<script|<style|<link|\sstyle=|\son[a-z]+=/i);
+    expect(page).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
+    // One stylesheet, from the explorer's own origin.
+    expect(page.match(/<link[^>]*>/g)).toEqual([
+      '<link rel="stylesheet" href="/api-reference.css">',
+    ]);
     expect(page).not.toMatch(/\s(?:src|href)="(?:https?:)?\/\//i);
   });
 

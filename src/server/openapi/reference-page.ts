@@ -3,12 +3,15 @@ import { WHOLE_LIST_PATHS } from '../../shared/whole-list.ts';
 
 // The OpenAPI document as a page a person can read, rendered once on the server from the
 // document itself, so the two never disagree. Plain semantic HTML: the explorer's CSP allows
-// neither inline scripts nor inline styles, and the page needs neither. The browser's own
-// styles lay it out (color-scheme lets them follow a dark theme); every operation, parameter,
+// neither inline scripts nor inline styles, and the page needs neither; one same-origin
+// stylesheet sets its type (color-scheme lets it follow a dark theme); every operation, parameter,
 // answer and schema is a heading, a table or a <pre> block, and every piece of text from the
 // document is escaped.
 
 type Json = Record<string, unknown>;
+
+/** Served from the built app's files (public/api-reference.css). */
+export const REFERENCE_STYLESHEET = '/api-reference.css';
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -317,6 +320,9 @@ export function renderReferencePage(document: Json): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
     `<title>${escapeHtml(title)} — reference</title>`,
+    // A stylesheet of the app's own origin (public/): the CSP allows it where it allows no
+    // inline style; without it the page reads the same in the browser's own styles.
+    `<link rel="stylesheet" href="${REFERENCE_STYLESHEET}">`,
     '</head>',
     '<body>',
     '<header>',
