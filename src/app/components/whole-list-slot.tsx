@@ -94,7 +94,10 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
               ▶
             </span>
             Whole list
-            <span className="ml-auto truncate text-sm font-normal text-zinc-600 dark:text-zinc-400">
+            <span
+              aria-hidden="true"
+              className="ml-auto hidden truncate text-sm font-normal text-zinc-600 sm:inline dark:text-zinc-400"
+            >
               Load all · total time · find · sort · charts · export
             </span>
           </button>

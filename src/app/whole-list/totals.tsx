@@ -73,7 +73,7 @@ function RangeForm({
       </button>
       {(range.from !== undefined || range.to !== undefined) && (
         <button type="button" onClick={clear} className={BUTTON_QUIET}>
-          Whole list
+          Clear range
         </button>
       )}
       {error && (
