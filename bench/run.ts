@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { benchDragDeep } from './app-drag.ts';
 import { benchAppFirstView } from './app-first-view.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
+import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
 import { bundleRows } from './bundle-size.ts';
 import { benchCataloguePaging } from './catalogue-paging.ts';
@@ -49,6 +50,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['8', async () => bundleRows()],
   ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],
   ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
+  ['12', () => benchFind({ ...base, rounds: smoke ? 1 : 3 })],
 ];
 
 const rows: BenchRow[] = [];
