@@ -194,35 +194,46 @@ test('find as you type: the count, and each match opens at its place in the list
   await expect(count).toHaveText('No matches');
 });
 
-test('sort a channel’s videos once the whole list is in; the order is in the address', async ({
+test('sort needs the whole list: offered first, then applied; the order is in the address', async ({
   page,
   request,
 }) => {
-  const videos = await allItems<ChannelVideo>(request, 'channel-videos', IDS.smallChannel);
-  const by = (value: (v: ChannelVideo) => number | null) =>
-    videos
-      .map((v, at) => ({ v, at, value: value(v) }))
-      .sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity) || a.at - b.at)
-      .map(({ v }) => v.title);
+  const items = await allItems<PlaylistItem>(request, 'playlist', IDS.playlist101);
+  const longest = items
+    .map((item, at) => ({ item, at }))
+    .sort((a, b) => (b.item.duration ?? -1) - (a.item.duration ?? -1) || a.at - b.at)
+    .map(({ item }) => item);
 
-  await page.goto(`/channel/${IDS.smallChannel}?sort=longest`);
+  await page.goto(`/playlist/${IDS.playlist101}?sort=longest`);
   await expect(page.getByText('Sorted longest first once the whole list is loaded.')).toBeVisible();
   await page.getByRole('button', { name: 'Load all to sort' }).click();
-  await expect(page.getByText(`All ${videos.length} items are loaded`)).toBeVisible();
-  const titles = page.getByRole('list', { name: 'Videos' }).getByRole('listitem').getByRole('link');
-  const longest = by((v) => v.duration);
-  await expect(titles.nth(0)).toHaveText(longest[0]!);
-  await expect(titles.nth(1)).toHaveText(longest[1]!);
-  await expect(titles.nth(2)).toHaveText(longest[2]!);
+  await expect(page.getByText('All 101 items are loaded')).toBeVisible();
+  const list = page.getByRole('list', { name: /^Videos in / });
+  // Row 1 shows the longest video, with its own number in the playlist.
+  for (const at of [0, 1, 2]) {
+    const row = list.locator(`${ROWS}[aria-posinset="${at + 1}"]`);
+    await expect(row.getByRole('link').first()).toContainText(longest[at]!.title);
+    await expect(row).toContainText(String(longest[at]!.index));
+  }
+  await expect(page).toHaveURL(/[?&]sort=longest$/);
+});
 
-  await page.getByLabel('Sort').selectOption({ label: 'Most viewed' });
+test('sort a channel’s videos: newest as given, oldest, most viewed', async ({ page, request }) => {
+  const videos = await allItems<ChannelVideo>(request, 'channel-videos', IDS.smallChannel);
+  const mostViewed = [...videos].sort((a, b) => b.viewCount - a.viewCount)[0]!;
+  await page.goto(`/channel/${IDS.smallChannel}`);
+  await openPanel(page);
+  const first = page
+    .getByRole('list', { name: 'Videos' })
+    .locator(`${ROWS}[aria-posinset="1"]`)
+    .getByRole('link');
+  await expect(first).toContainText(videos[0]!.title);
+  await page.getByRole('combobox', { name: 'Sort' }).selectOption({ label: 'Most viewed' });
   await expect(page).toHaveURL(/[?&]sort=views$/);
-  const viewed = by((v) => v.viewCount);
-  await expect(titles.nth(0)).toHaveText(viewed[0]!);
-  await expect(titles.nth(1)).toHaveText(viewed[1]!);
-
-  await page.getByLabel('Sort').selectOption({ label: 'Oldest first' });
-  await expect(titles.nth(0)).toHaveText(videos.at(-1)!.title);
+  await expect(first).toContainText(mostViewed.title);
+  await page.getByRole('combobox', { name: 'Sort' }).selectOption({ label: 'Oldest first' });
+  await expect(page).toHaveURL(/[?&]sort=oldest$/);
+  await expect(first).toContainText(videos.at(-1)!.title);
   await expectAccessible(page);
 });
 

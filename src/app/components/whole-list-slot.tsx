@@ -79,7 +79,7 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
         aria-labelledby={headingId}
         className="mb-4 rounded-xl border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
       >
-        <h2 id={headingId} className="text-base font-semibold">
+        <h2 className="text-base font-semibold">
           <button
             type="button"
             aria-expanded={host.open}
@@ -93,7 +93,7 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
             >
               ▶
             </span>
-            Whole list
+            <span id={headingId}>Whole list</span>
             <span
               aria-hidden="true"
               className="ml-auto hidden truncate text-sm font-normal text-zinc-600 sm:inline dark:text-zinc-400"

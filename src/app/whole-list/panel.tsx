@@ -117,7 +117,7 @@ function Sort({ list, items, complete, host, walk }: WholeListSlotProps & { walk
 export function WholeListPanel(props: WholeListSlotProps) {
   const walk = useWalk(props.list, props.id);
   return (
-    <div className="grid items-start gap-3 md:grid-cols-2">
+    <div className="grid grid-cols-1 items-start gap-3 md:grid-cols-2">
       <LoadAll {...props} walk={walk} />
       <Totals {...props} />
       <Sort {...props} walk={walk} />
