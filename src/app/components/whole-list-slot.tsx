@@ -77,7 +77,7 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
     <>
       <section
         aria-labelledby={headingId}
-        className="mb-4 rounded-xl border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
+        className="mb-2 rounded-xl border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
       >
         <h2 className="text-base font-semibold">
           <button

@@ -73,9 +73,9 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListSl
     <div
       ref={bar}
       data-find-bar
-      className="sticky top-0 z-10 -mx-3 mb-2 border-b border-zinc-200 bg-white/95 px-3 py-2 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95"
+      className="sticky top-0 z-10 -mx-3 mb-2 border-b border-zinc-200 bg-white px-3 py-2 sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950"
     >
-      <div role="search" className="flex flex-wrap items-center gap-2">
+      <div role="search" className="flex items-center gap-2">
         <input
           type="search"
           aria-label={label}
@@ -83,14 +83,14 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListSl
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={onKeyDown}
-          className={`${INPUT} min-w-0 flex-1 basis-48`}
+          className={`${INPUT} w-0 min-w-0 flex-1`}
           autoComplete="off"
           spellCheck={false}
         />
-        <div className="flex items-center gap-2">
+        <div className="flex shrink-0 items-center gap-1.5 sm:gap-2">
           <span
             role="status"
-            className={`${QUIET} min-w-20 text-right tabular-nums ${stale ? 'opacity-60' : ''}`}
+            className={`${QUIET} min-w-12 text-right tabular-nums sm:min-w-20 ${stale ? 'opacity-60' : ''}`}
             data-testid="find-count"
           >
             {count}
