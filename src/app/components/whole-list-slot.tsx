@@ -91,7 +91,8 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
               aria-hidden="true"
               className={`inline-block text-xs transition-transform ${host.open ? 'rotate-90' : ''}`}
             >
-              ▶
+              {/* Text presentation: with a colour emoji font, a bare ▶ draws as a play button. */}
+              {'\u25B6\uFE0E'}
             </span>
             <span id={headingId}>Whole list</span>
             <span
