@@ -86,6 +86,14 @@ async function serveExplorer(env: Record<string, string> = {}) {
 
 type Served = Awaited<ReturnType<typeof serveExplorer>>;
 
+/** Switches the catalogue's faults (spec §5.3); every test ends with them off again. */
+const setFaults = (faults: object) =>
+  fetch(`${catalogue.url}/__faults`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+
 /** Every item of a list, read through the lookups a page at a time, as the app reads them. */
 async function itemsOneByOne(explorer: Served, list: ListKind, id: string) {
   const items: ListItem[] = [];
@@ -335,11 +343,7 @@ describe('walks', () => {
   it('ten clients asking for the same walk at once cause one walk', async () => {
     const explorer = await serveExplorer();
     // A little latency, so that the ten are truly walking together.
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ latencyMs: 5 }),
-    });
+    await setFaults({ latencyMs: 5 });
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         explorer
@@ -382,11 +386,7 @@ describe('walks', () => {
     // Pages 1–10 are read and cached, then the upstream fails the next page asked for.
     await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000, { to: 1000 });
     expect(upstream.hits()).toBe(10);
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ failNext: { count: 1, status: 500, withContinuation: true } }),
-    });
+    await setFaults({ failNext: { count: 1, status: 500, withContinuation: true } });
     const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
     expect(response.status).toBe(200);
     // The body ends without its last chunk: reading it fails.
@@ -404,11 +404,7 @@ describe('walks', () => {
 
   it('the walk stream ends incomplete, and says why, when the upstream fails mid-walk', async () => {
     const explorer = await serveExplorer({ UPSTREAM_RETRIES: '0' });
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ failNext: { count: 1, status: 503, withContinuation: true } }),
-    });
+    await setFaults({ failNext: { count: 1, status: 503, withContinuation: true } });
     const response = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000));
     const events = (await response.text())
       .trim()
@@ -459,11 +455,7 @@ describe('walks', () => {
 
   it('a client may run two walks at once; the third is refused', async () => {
     const explorer = await serveExplorer();
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ latencyMs: 40 }),
-    });
+    await setFaults({ latencyMs: 40 });
     const client = { headers: { 'X-Forwarded-For': '198.51.100.7' } };
     const first = await explorer.get(walkPath('channel-videos', FIXTURE_IDS.bigChannel), client);
     const second = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000), client);
