@@ -17,8 +17,12 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 // replica falls back to a guard of its own with a conservative share of the budget: the budget
 // divided by the number of replicas, less its share of what the deployment had already spent
 // in the hour when it last heard (each replica charges itself that much as the link drops). So
-// however the replicas divide the traffic meanwhile, together they stay within the budget. The
-// calls made without Redis are written back when it returns, so the shared window counts them.
+// however the replicas divide the traffic meanwhile, together they stay within the budget. What
+// a replica last heard may be a moment old (others kept spending after its last answer), so
+// each also charges itself in full for the calls it made in that last moment (`recentMs`,
+// longer than the gap between two readings): together those cover whatever the others' views
+// missed. The calls made without Redis are written back when it returns, so the shared
+// window counts them.
 
 const WINDOW_MS = 3600_000;
 
@@ -85,6 +89,8 @@ export interface SharedQuotaOptions {
   keyPrefix: string;
   /** How often the shared usage is read for stats and for the fallback's share. */
   refreshMs?: number;
+  /** The command deadline: with refreshMs, how old another replica's view may be. */
+  commandTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -102,8 +108,10 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     replicas,
     keyPrefix,
     refreshMs = 1000,
+    commandTimeoutMs = 250,
     now = Date.now,
   } = options;
+  const recentMs = 2 * (refreshMs + commandTimeoutMs);
   const { client } = connection;
   const keys = {
     window: `${keyPrefix}quota:window`,
@@ -122,10 +130,19 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   /** When calls were granted without Redis, to write back when it returns. */
   let unrecorded: number[] = [];
   const fallback = { decided: 0, granted: 0 };
+  /** When this replica's recent shared permits were granted (the last `recentMs`). */
+  const recent: number[] = [];
+  const forgetOld = (at: number) => {
+    let old = 0;
+    while (old < recent.length && (recent[old] as number) <= at - recentMs) old++;
+    if (old > 0) recent.splice(0, old);
+  };
 
   const onDown = () => {
-    // Our part of what the deployment had spent this hour, so the shares add up to the budget.
-    local.charge(Math.ceil(seen.used / replicas));
+    // Our part of what the deployment had spent this hour, so the shares add up to the budget,
+    // and our own latest calls, which other replicas' last views may have missed.
+    forgetOld(now());
+    local.charge(Math.ceil(seen.used / replicas) + recent.length);
   };
   const writeBack = async () => {
     if (unrecorded.length === 0) return;
@@ -188,6 +205,9 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
       const [verdict, figure] = answer;
       if (verdict === 0) {
         seen.used = figure;
+        const at = now();
+        forgetOld(at);
+        recent.push(at);
         return { ok: true };
       }
       return {
