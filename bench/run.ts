@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { benchDragDeep } from './app-drag.ts';
 import { benchAppFirstView } from './app-first-view.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
+import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
 import { bundleRows } from './bundle-size.ts';
 import { benchCataloguePaging } from './catalogue-paging.ts';
@@ -12,6 +13,7 @@ import { benchProxyCached } from './proxy-cached.ts';
 import { benchProxyUncached } from './proxy-uncached.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
+import { benchWholeListWalks } from './whole-list-walk.ts';
 
 // `npm run bench`: the nine benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
@@ -47,6 +49,8 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['7', () => benchWholePlaylist({ ...base, rounds: smoke ? 1 : 3 })],
   ['8', async () => bundleRows()],
   ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],
+  ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
+  ['12', () => benchFind({ ...base, rounds: smoke ? 1 : 3 })],
 ];
 
 const rows: BenchRow[] = [];

@@ -17,7 +17,16 @@ import { healthz, readyz, type ReadinessSources } from './routes/health.ts';
 import { lookup } from './routes/lookups.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { notFound, unknownApi } from './routes/not-found.ts';
+import { apiReference, openApiJson } from './routes/openapi.ts';
 import { thumbnails } from './routes/thumbnails.ts';
+import {
+  exportRoute,
+  summaryRoute,
+  walkCostRoute,
+  walkRoute,
+  type WholeListOptions,
+} from './routes/whole-list.ts';
+import { WHOLE_LIST_PATHS } from '../shared/whole-list.ts';
 import type { StaticSite } from './static-files.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from './thumbnail-proxy.ts';
 
@@ -54,6 +63,8 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping'> {
   isStopping?: () => boolean;
   /** GET /metrics for bearers of `token`; without both, there is no such route. */
   metrics?: { registry: ExplorerMetrics; token: string | undefined };
+  /** Summaries, exports and walks of whole lists; unset: no such routes. */
+  wholeList?: Omit<WholeListOptions, 'pageSource' | 'trustProxy'>;
 }
 
 export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
@@ -82,6 +93,15 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   app.get(DEMO_ENTRIES_PATH, demoEntries(options.demoEntries ?? null));
   for (const name of endpointNames)
     app.get(endpoints[name].path, lookup(name, { pageSource, trustProxy }));
+  if (options.wholeList !== undefined) {
+    const whole: WholeListOptions = { ...options.wholeList, pageSource, trustProxy };
+    app.get(`${WHOLE_LIST_PATHS.summary}/:list/:id`, summaryRoute(whole));
+    app.get(`${WHOLE_LIST_PATHS.cost}/:list/:id`, walkCostRoute(whole));
+    app.get(`${WHOLE_LIST_PATHS.walk}/:list/:id`, walkRoute(whole));
+    app.get(`${WHOLE_LIST_PATHS.export}/:list/:file`, exportRoute(whole));
+  }
+  app.get(WHOLE_LIST_PATHS.openapi, openApiJson);
+  app.get(WHOLE_LIST_PATHS.reference, apiReference);
   app.get('/api/*', unknownApi);
 
   app.get(`${THUMBNAIL_PREFIX}*`, thumbnails(options.thumbnails ?? null));

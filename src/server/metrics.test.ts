@@ -118,6 +118,8 @@ describe('/metrics', () => {
     expect(value('explorer_cache_bytes')).toBeGreaterThan(0);
     expect(value('explorer_http_requests_in_flight')).toBe(1); // this scrape
     expect(value('explorer_process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(value('explorer_walks_running', { of: 'walks' })).toBe(0);
+    expect(types.get('explorer_walks_total')).toBe('counter');
   });
 
   it('are served without a token on the private port, and nothing else is', async () => {

@@ -26,6 +26,8 @@ export interface MetricsSources {
   upstreamSlots?: () => { active: number; queued: number };
   /** With replicas sharing state through Redis (shared-state/). */
   shared?: () => SharedStateFigures;
+  /** Whole-list walks (whole-list/list-walk.ts). */
+  walks?: () => { lists: number; walks: number; started: number; joined: number };
 }
 
 /** What the shared state reports: the link, the second level's hits, what went on without it. */
@@ -238,6 +240,35 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
       'Quota permits decided by this replica alone (its share) while Redis was unreachable.',
       (f) => f.quotaFallback.decided,
     );
+  }
+
+  const { walks } = sources;
+  if (walks) {
+    new Gauge({
+      name: 'explorer_walks_running',
+      help: 'Whole-list walks running now (walks), and the lists they read (lists).',
+      labelNames: ['of'] as const,
+      registers,
+      collect() {
+        const stats = walks();
+        this.set({ of: 'walks' }, stats.walks);
+        this.set({ of: 'lists' }, stats.lists);
+      },
+    });
+    const seen = { started: 0, joined: 0 };
+    new Counter({
+      name: 'explorer_walks_total',
+      help: 'Whole-list walks begun: started (a list no one was reading) or joined (one being read).',
+      labelNames: ['how'] as const,
+      registers,
+      collect() {
+        const stats = walks();
+        for (const how of ['started', 'joined'] as const) {
+          if (stats[how] > seen[how]) this.inc({ how }, stats[how] - seen[how]);
+          seen[how] = stats[how];
+        }
+      },
+    });
   }
 
   return {

@@ -50,6 +50,8 @@ export type PageAnswer =
       cache: CacheStatus;
       upstreamStatus?: number;
       attempts?: number;
+      /** The page as the upstream client's check parsed it, when it was fetched just now. */
+      data?: AnyPage;
     }
   | ({
       kind: 'problem';
@@ -256,7 +258,14 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       } catch {
         // An index fed on the side must never cost the reader the page.
       }
-      return { kind: 'page', page, cache: 'miss', upstreamStatus: 200, attempts };
+      return {
+        kind: 'page',
+        page,
+        cache: 'miss',
+        upstreamStatus: 200,
+        attempts,
+        data: result.page,
+      };
     }
     const upstreamStatus = result.failure.upstreamStatus;
     const problem = problemFor(lookup, result.failure);

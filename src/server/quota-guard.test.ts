@@ -29,6 +29,20 @@ describe('quota guard: a budget per sliding hour', () => {
     expect(quota.tryAcquire().ok).toBe(true);
   });
 
+  it('says how long until a number of calls fits: now, when the oldest leave, or never', () => {
+    let now = 1_000_000_000_000;
+    const quota = createQuotaGuard({ budgetPerHour: 10, now: () => now });
+    for (let i = 0; i < 4; i++) quota.tryAcquire();
+    now += 20 * 60_000;
+    for (let i = 0; i < 4; i++) quota.tryAcquire();
+    expect(quota.secondsUntilRoomFor(2)).toBe(0);
+    // Five more need three of the eight to leave: the first four go in 40 minutes.
+    expect(quota.secondsUntilRoomFor(5)).toBe(40 * 60);
+    // Seven more need five to leave: the second four go in an hour.
+    expect(quota.secondsUntilRoomFor(7)).toBe(60 * 60);
+    expect(quota.secondsUntilRoomFor(11)).toBe(3600);
+  });
+
   it('a budget of 0 refuses every call', () => {
     expect(createQuotaGuard({ budgetPerHour: 0 }).tryAcquire().ok).toBe(false);
   });

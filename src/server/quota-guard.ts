@@ -23,11 +23,14 @@ export interface QuotaGuard {
   /** The upstream answered 429: no calls until `seconds` from now. */
   pauseFor(seconds: number): void;
   stats(): { budget: number; usedLastHour: number; pausedForSeconds: number };
+  /** Seconds until `calls` more calls fit in the window (0: they fit now). */
+  secondsUntilRoomFor(calls: number): number | Promise<number>;
 }
 
 /** The in-memory guard, which can also be told of calls counted elsewhere. */
 export interface LocalQuotaGuard extends QuotaGuard {
   tryAcquire(): QuotaDecision;
+  secondsUntilRoomFor(calls: number): number;
   /** Counts `calls` as spent now without asking (calls someone else made for this budget). */
   charge(calls: number): void;
 }
@@ -55,9 +58,12 @@ export function createQuotaGuard(options: {
     head = current;
   };
 
-  /** Seconds until the oldest calls leave the window and one call fits again. */
-  const secondsUntilRoom = (current: number): number => {
-    let excess = total - budgetPerHour + 1;
+  /** Seconds until the oldest calls leave the window and `calls` more fit again. */
+  const secondsUntilRoom = (current: number, calls = 1): number => {
+    let excess = total - budgetPerHour + calls;
+    if (excess <= 0) return 0;
+    // More than the whole budget never fits.
+    if (calls > budgetPerHour) return WINDOW_SECONDS;
     for (let age = WINDOW_SECONDS - 1; age >= 0; age--) {
       excess -= buckets[(current - age + WINDOW_SECONDS * 2) % WINDOW_SECONDS] as number;
       // The bucket `age` seconds old leaves the window in WINDOW_SECONDS - age seconds.
@@ -100,6 +106,11 @@ export function createQuotaGuard(options: {
     },
     pauseFor(seconds) {
       pausedUntil = Math.max(pausedUntil, now() + Math.max(0, seconds) * 1000);
+    },
+    secondsUntilRoomFor(calls) {
+      const current = Math.floor(now() / 1000);
+      advance(current);
+      return secondsUntilRoom(current, calls);
     },
     stats() {
       const ms = now();

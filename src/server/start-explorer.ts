@@ -29,6 +29,7 @@ import { createMetrics, type ExplorerMetrics } from './metrics.ts';
 import { createSharedState } from './shared-state/shared-state.ts';
 import { createThumbnailProxy } from './thumbnail-proxy.ts';
 import { createUpstreamClient } from './upstream-client.ts';
+import { createWalkRegistry } from './whole-list/list-walk.ts';
 import { resolveUpstreamTarget } from './upstream-target.ts';
 
 // The composition root: from a parsed configuration to a running explorer app. Every part is
@@ -116,6 +117,7 @@ export async function startExplorer(
         breaker: () => breaker.stats(),
         upstreamSlots: () => slots.stats(),
         shared: shared === null ? undefined : () => shared.figures(),
+        walks: () => walks.stats(),
       })
     : null;
   // Slots outermost in time: a call waiting for one has not spent its deadline yet.
@@ -139,6 +141,8 @@ export async function startExplorer(
     sharedWaitMs: config.upstreamTimeoutMs + 500,
   });
   const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
+  // Walks read through the metered source: their pages count like any reader's.
+  const walks = createWalkRegistry({ pageSource });
 
   const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
   const appHtml =
@@ -166,6 +170,7 @@ export async function startExplorer(
     isStopping: () => stopping,
     sharingDown: shared === null ? undefined : () => shared.down(),
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
+    wholeList: { quota, channelTitles, walks },
   });
   const listener = explorerListener(
     app,

@@ -12,6 +12,7 @@ export const problemCodes = [
   'repeated_parameter',
   'unknown_parameter',
   'invalid_request',
+  'invalid_range',
   // the HTTP exchange itself, refused before any route sees it
   'bad_request',
   'headers_too_large',
@@ -27,6 +28,7 @@ export const problemCodes = [
   'unauthorized',
   'rate_limited',
   'quota_exhausted',
+  'too_many_walks',
   // the upstream, seen from the explorer server
   'upstream_credentials_rejected',
   'upstream_error',

@@ -319,3 +319,6 @@ export const EXPORT_TYPES: Record<ExportFormat, string> = {
 
 /** The most walks one client may have running at once. */
 export const WALKS_PER_CLIENT = 2;
+
+/** A playlist page holds up to 100 items (spec §4.1): a walk of N items reads ceil(N / 100). */
+export const PLAYLIST_PAGE_SIZE = 100;

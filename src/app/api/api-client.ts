@@ -22,19 +22,13 @@ async function readProblem(response: Response) {
 }
 
 /**
- * Reads an answer with `schema`. A page is first put to the yes/no check compiled from its
- * schema (page-check.ts), which reads it without copying it; zod runs only when that says no,
- * to tell what is wrong.
+ * Sends a GET and answers the response when its status is a success; any other status, or no
+ * answer at all, is thrown as an ApiError (with the problem document the server sent).
  */
-async function getParsed<T>(
-  url: string,
-  schema: z.ZodType<T>,
-  signal?: AbortSignal,
-  check?: Check,
-): Promise<T> {
+export async function request(url: string, signal?: AbortSignal, accept = 'application/json') {
   let response: Response;
   try {
-    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+    response = await fetch(url, { signal, headers: { Accept: accept } });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError('network', 'Could not reach the explorer server.', { cause: error });
@@ -48,6 +42,21 @@ async function getParsed<T>(
       retryAfter,
     });
   }
+  return response;
+}
+
+/**
+ * Reads an answer with `schema`. A page is first put to the yes/no check compiled from its
+ * schema (page-check.ts), which reads it without copying it; zod runs only when that says no,
+ * to tell what is wrong.
+ */
+export async function getParsed<T>(
+  url: string,
+  schema: z.ZodType<T>,
+  signal?: AbortSignal,
+  check?: Check,
+): Promise<T> {
+  const response = await request(url, signal);
   let body: unknown;
   try {
     body = await response.json();
@@ -102,6 +111,18 @@ export function fetchPage<E extends EndpointName>(
 ): Promise<EndpointPage<E>> {
   const { pageSchema } = pageSchemas[endpoint];
   return getParsed(lookupUrl(endpoint, id, continuation), pageSchema, signal, pageCheck(endpoint));
+}
+
+/**
+ * A page that arrived in another answer (a walk's stream), checked as a fetched page is: the
+ * compiled check first, zod only to say what is wrong. Null when it is not the endpoint's page.
+ */
+export function readPage<E extends EndpointName>(
+  endpoint: E,
+  raw: unknown,
+): EndpointPage<E> | null {
+  if (pageCheck(endpoint)(raw)) return raw as EndpointPage<E>;
+  return parsePage(endpoint, raw);
 }
 
 /** A page that arrived some other way (inside the HTML), read like a fetched one; null if unreadable. */

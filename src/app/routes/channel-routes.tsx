@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
@@ -10,8 +10,10 @@ import {
 } from '../components/channel-playlist-row.tsx';
 import { CHANNEL_VIDEO_ROW_SIZE, ChannelVideoRow } from '../components/channel-video-row.tsx';
 import { PagedList } from '../components/paged-list.tsx';
-import type { RowSize } from '../components/window-list.tsx';
+import type { RowSize, WindowListHandle } from '../components/window-list.tsx';
+import { WholeListSlot } from '../components/whole-list-slot.tsx';
 import { usePagedList, type PageItem } from '../hooks/use-paged-list.ts';
+import { useWholeList } from '../hooks/use-whole-list.ts';
 import { useChannelTitle } from '../lib/channel-titles.ts';
 import { plural } from '../lib/format.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
@@ -62,28 +64,70 @@ export function ChannelRoute({ tab }: { tab: ChannelTab }) {
       <title>{`${title ?? id} · ${CHANNEL_TAB_LABEL[tab]} · Catalogue Explorer`}</title>
       <ChannelHeader id={id} title={title} tab={tab} />
       {/* One list per history entry: its restored position is its own. */}
-      <ChannelTabList key={location.key} id={id} tab={tab} />
+      <ChannelTabList key={location.key} id={id} tab={tab} search={location.search} />
     </div>
   );
 }
 
-function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T }) {
+function ChannelTabList<T extends ChannelTab>({
+  id,
+  tab,
+  search,
+}: {
+  id: string;
+  tab: T;
+  search: string;
+}) {
   const { endpoint, noun, rowSize, renderItem } = TAB_LISTS[tab];
   const list = usePagedList(
     endpoint,
     id,
     (count) => `End of the channel’s ${noun.many} · ${plural(count, noun.one, noun.many)}`,
   );
+  const listRef = useRef<WindowListHandle>(null);
+  const wholeList = useWholeList(search, listRef);
   return (
     <PagedList
       list={list}
+      handleRef={listRef}
+      header={
+        // In the view's own flow (no wrapper): the panel's find bar sticks over the whole list.
+        <>
+          <div aria-hidden="true" className="h-3" />
+          <WholeListSlot
+            list={endpoint}
+            id={id}
+            host={wholeList}
+            items={list.items}
+            complete={list.loaded && !list.hasNextPage}
+            totalItems={null}
+          />
+        </>
+      }
       label={CHANNEL_TAB_LABEL[tab]}
       rowSize={rowSize}
       loadingText={`Loading the channel’s ${noun.many}…`}
       // An empty page with no continuation is an answer, not an error (spec §4.3).
       emptyText={`This channel has no public ${noun.many}.`}
       rowsClassName="pt-3"
-      renderRow={(position) => renderItem(list.items[position]!)}
+      renderRow={(row) => {
+        // Row `row` shows item `position`: the same unless the panel sorted the list.
+        const position = wholeList.itemAt(row);
+        const content = renderItem(list.items[position]!);
+        return position === wholeList.marked ? <MarkedRow>{content}</MarkedRow> : content;
+      }}
     />
+  );
+}
+
+/** The item a find or a summary jumped to, marked as a playlist's deep-linked item is. */
+function MarkedRow({ children }: { children: ReactNode }) {
+  return (
+    <div
+      aria-current="true"
+      className="h-full rounded-lg bg-amber-100 ring-2 ring-amber-500 ring-inset dark:bg-amber-950"
+    >
+      {children}
+    </div>
   );
 }

@@ -6,9 +6,11 @@ import { PlaylistHeader, PlaylistHeaderSkeleton } from '../components/playlist-h
 import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
 import { SeekStatus } from '../components/seek-status.tsx';
 import type { WindowListHandle } from '../components/window-list.tsx';
+import { WholeListSlot } from '../components/whole-list-slot.tsx';
 import { useAddressFollowsTop, useDeepLinkSeek } from '../hooks/use-deep-link-seek.ts';
 import { usePagedList } from '../hooks/use-paged-list.ts';
-import { readSeekTarget } from '../lib/deep-link.ts';
+import { useWholeList } from '../hooks/use-whole-list.ts';
+import { readSeekTarget, withTopIndex } from '../lib/deep-link.ts';
 import { plural } from '../lib/format.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 
@@ -34,7 +36,20 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   const [target] = useState(() => readSeekTarget(search));
   const listRef = useRef<WindowListHandle>(null);
   const seek = useDeepLinkSeek(target, list, listRef);
-  const followTop = useAddressFollowsTop(list.items, seek.holdsAddress);
+  // The "Whole list" panel: a match it jumps to is shared as ?index=N, as a deep link is.
+  const wholeList = useWholeList(search, listRef, (position) => {
+    const item = list.items[position];
+    if (!item || wholeList.order !== null) return;
+    window.history.replaceState(
+      window.history.state,
+      '',
+      withTopIndex(window.location.href, item.index),
+    );
+  });
+  const followTop = useAddressFollowsTop(
+    list.items,
+    () => seek.holdsAddress() || wholeList.holdsAddress(),
+  );
   const info = list.pages?.[0]?.info;
 
   useEffect(() => {
@@ -67,6 +82,14 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               loaded={list.count}
               total={info?.totalItems}
             />
+            <WholeListSlot
+              list="playlist"
+              id={id}
+              host={wholeList}
+              items={list.items}
+              complete={list.loaded && !list.hasNextPage}
+              totalItems={info?.totalItems ?? null}
+            />
           </>
         }
         // Until the target's page is in, only the progress shows: laying out a list that grows
@@ -74,13 +97,18 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
         holdRows={seek.state === 'loading'}
         handleRef={listRef}
         onTopIndexChange={followTop}
-        renderRow={(position) => (
-          <PlaylistRow
-            item={list.items[position]!}
-            playlistId={id}
-            isTarget={position === seek.position}
-          />
-        )}
+        renderRow={(row) => {
+          // Row `row` shows item `position`: the same unless the panel sorted the list.
+          const position = wholeList.itemAt(row);
+          const marked = wholeList.marked >= 0 ? wholeList.marked : seek.position;
+          return (
+            <PlaylistRow
+              item={list.items[position]!}
+              playlistId={id}
+              isTarget={position === marked}
+            />
+          );
+        }}
       />
     </div>
   );

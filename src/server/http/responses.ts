@@ -41,10 +41,19 @@ export function problemResponse(
   status: number,
   code: ProblemCode,
   detail: string,
-  options: { instance?: string; retryAfterSeconds?: number; headers?: HeaderRecord } = {},
+  options: {
+    instance?: string;
+    retryAfterSeconds?: number;
+    headers?: HeaderRecord;
+    /** Members of the problem's own (RFC 9457 §3.2), e.g. what a refused walk would cost. */
+    extensions?: Record<string, unknown>;
+  } = {},
 ): Response {
-  const { instance, retryAfterSeconds, headers = {} } = options;
-  const body = problem(status, code, detail, { instance, retryAfter: retryAfterSeconds });
+  const { instance, retryAfterSeconds, headers = {}, extensions } = options;
+  const body = {
+    ...extensions,
+    ...problem(status, code, detail, { instance, retryAfter: retryAfterSeconds }),
+  };
   const problemHeaders: HeaderRecord = {
     'Content-Type': PROBLEM_CONTENT_TYPE,
     'Cache-Control': 'no-store',

@@ -58,6 +58,20 @@ local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
 return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000))}
 `;
 
+/** KEYS: window. ARGV: budget, calls. Seconds until `calls` more fit in the window (0: now). */
+const ROOM = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+local budget = tonumber(ARGV[1])
+local calls = tonumber(ARGV[2])
+local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
+if excess <= 0 then return 0 end
+if calls > budget then return ${WINDOW_MS / 1000} end
+local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
+return math.max(1, math.ceil((tonumber(leaving[2]) + ${WINDOW_MS * 1000} - now) / 1000000))
+`;
+
 /** KEYS: pause. ARGV: seconds. Moves the pause later, never earlier. */
 const PAUSE = `
 local t = redis.call('TIME')
@@ -96,6 +110,7 @@ export interface SharedQuotaOptions {
 
 export interface SharedQuotaGuard extends QuotaGuard {
   tryAcquire(): Promise<QuotaDecision>;
+  secondsUntilRoomFor(calls: number): Promise<number>;
   /** Permits decided without Redis since start. */
   fallbackStats(): { decided: number; granted: number };
   close(): void;
@@ -120,6 +135,7 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   };
   const acquire = luaScript(client, 'explorerQuotaAcquire', 3, ACQUIRE);
   const usage = luaScript(client, 'explorerQuotaUsage', 2, USAGE);
+  const room = luaScript(client, 'explorerQuotaRoom', 1, ROOM);
   const pause = luaScript(client, 'explorerQuotaPause', 1, PAUSE);
   const replay = luaScript(client, 'explorerQuotaReplay', 2, REPLAY);
 
@@ -235,6 +251,15 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
         usedLastHour: seen.used,
         pausedForSeconds: Math.max(0, Math.ceil((seen.pausedUntil - now()) / 1000)),
       };
+    },
+    async secondsUntilRoomFor(calls) {
+      if (!connection.up()) return local.secondsUntilRoomFor(calls);
+      try {
+        return (await room([keys.window], [budgetPerHour, calls])) as number;
+      } catch (error) {
+        connection.reportFailure(error);
+        return local.secondsUntilRoomFor(calls);
+      }
     },
     fallbackStats: () => ({ ...fallback }),
     close() {

@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { Pool } from 'undici';
+import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
+import { endpoints, type EndpointName } from '../src/shared/endpoints.ts';
+import { exportPath, summaryPath } from '../src/shared/whole-list.ts';
+import { catalogueStart, type BenchOptions } from './catalogue-paging.ts';
+import { startExplorer } from './explorer.ts';
+import { formatSpread, spread } from './stats.ts';
+import type { BenchRow } from './table.ts';
+
+// Benches 10 and 11: walking whole lists on the server. The reference is the raw continuation
+// chain against the upstream itself (a client following `continuation` as fast as it can, one
+// page at a time, parsing each page), measured in the same round; the explorer under test is
+// fresh each round, so every page of its walk is a cache miss.
+//
+// 10: a cold summary of the 5,000-video playlist (a walk of 50 pages) vs the raw chain.
+// 11: a cold CSV export of the 10,000-video channel (334 pages, streamed to the client) vs the
+//     raw chain, and the explorer's peak resident memory above where it stood before the export,
+//     sampled every 5 ms from /proc.
+
+/** Milliseconds for a client to follow a list's whole chain straight from the upstream. */
+async function rawChain(
+  upstream: { url: string; headers: Record<string, string> },
+  endpoint: EndpointName,
+  id: string,
+): Promise<number> {
+  const pool = new Pool(upstream.url, { connections: 1 });
+  try {
+    const started = performance.now();
+    let continuation: string | null = null;
+    do {
+      const query = new URLSearchParams({ id });
+      if (continuation) query.set('continuation', continuation);
+      const { statusCode, body } = await pool.request({
+        method: 'GET',
+        path: `${endpoints[endpoint].path}?${query}`,
+        headers: upstream.headers,
+      });
+      if (statusCode !== 200) throw new Error(`raw chain: ${statusCode}`);
+      continuation = ((await body.json()) as { continuation: string | null }).continuation;
+    } while (continuation);
+    return performance.now() - started;
+  } finally {
+    await pool.close();
+  }
+}
+
+async function timedGet(url: string): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  const response = await fetch(url);
+  if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+  const bytes = (await response.arrayBuffer()).byteLength;
+  return { ms: performance.now() - started, bytes };
+}
+
+const residentBytes = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+};
+
+/** Runs `work` while sampling `pid`'s resident memory; the peak above the level before. */
+async function peakGrowth<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ value: T; bytes: number }> {
+  const before = residentBytes(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, residentBytes(pid))), 5);
+  try {
+    const value = await work();
+    peak = Math.max(peak, residentBytes(pid));
+    return { value, bytes: peak - before };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export async function benchWholeListWalks(options: BenchOptions): Promise<BenchRow[]> {
+  const catalogue = await catalogueStart();
+  const walk: number[] = [];
+  const walkRaw: number[] = [];
+  const exportMs: number[] = [];
+  const exportRaw: number[] = [];
+  const exportGrowth: number[] = [];
+  let exportBytes = 0;
+  const walkUrl = (url: string) => `${url}${summaryPath('playlist', FIXTURE_IDS.playlist5000)}`;
+  const exportUrl = (url: string) =>
+    `${url}${exportPath('channel-videos', FIXTURE_IDS.bigChannel, 'csv')}`;
+  try {
+    // Times: an explorer whose code is warm but whose cache is off, so that every page of
+    // every walk is a miss, asked of the upstream: a cold walk, without a cold process.
+    const warm = await startExplorer(catalogue, { CACHE_MAX_BYTES: '0' });
+    try {
+      await timedGet(walkUrl(warm.url));
+      await timedGet(exportUrl(warm.url));
+      for (let round = 0; round < options.rounds; round++) {
+        const rawFirst = round % 2 === 0;
+        if (rawFirst) walkRaw.push(await rawChain(catalogue, 'playlist', FIXTURE_IDS.playlist5000));
+        walk.push((await timedGet(walkUrl(warm.url))).ms);
+        if (!rawFirst)
+          walkRaw.push(await rawChain(catalogue, 'playlist', FIXTURE_IDS.playlist5000));
+        if (rawFirst)
+          exportRaw.push(await rawChain(catalogue, 'channel-videos', FIXTURE_IDS.bigChannel));
+        const exported = await timedGet(exportUrl(warm.url));
+        exportMs.push(exported.ms);
+        exportBytes = exported.bytes;
+        if (!rawFirst)
+          exportRaw.push(await rawChain(catalogue, 'channel-videos', FIXTURE_IDS.bigChannel));
+      }
+    } finally {
+      await warm.stop();
+    }
+    // Memory: an explorer as users run it (the page cache on), that has already exported
+    // another list (its code compiled, its heap at a working size), exporting the channel cold.
+    for (let round = 0; round < options.rounds; round++) {
+      const fresh = await startExplorer(catalogue);
+      try {
+        await timedGet(`${fresh.url}${exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv')}`);
+        const pid = fresh.child.process.pid!;
+        const exported = await peakGrowth(pid, () => timedGet(exportUrl(fresh.url)));
+        exportGrowth.push(exported.bytes / 2 ** 20);
+      } finally {
+        await fresh.stop();
+      }
+    }
+  } finally {
+    await catalogue.stop();
+  }
+  const w = spread(walk);
+  const wr = spread(walkRaw);
+  const e = spread(exportMs);
+  const er = spread(exportRaw);
+  const g = spread(exportGrowth);
+  const megabytes = exportBytes / 2 ** 20;
+  return [
+    {
+      bench: '10',
+      measure: `cold walk of the 5,000-video playlist through the explorer (a summary: 50 pages, each a miss; ${options.rounds} rounds)`,
+      figure: formatSpread(w, 0, ' ms'),
+      reference: `raw continuation chain against the upstream ${formatSpread(wr, 0, ' ms')}`,
+      ratio: `${(w.median / wr.median).toFixed(2)}×`,
+      target: '≤ 1.1×',
+      met: w.median / wr.median <= 1.1,
+    },
+    {
+      bench: '11',
+      measure: `cold CSV export of the 10,000-video channel (334 pages, ${megabytes.toFixed(1)} MB): time`,
+      figure: formatSpread(e, 0, ' ms'),
+      reference: `raw continuation chain against the upstream ${formatSpread(er, 0, ' ms')}`,
+      ratio: `${(e.median / er.median).toFixed(2)}×`,
+      target: '–',
+      met: null,
+    },
+    {
+      bench: '11',
+      measure:
+        'the same export, cold, by an explorer that has exported another list (cache on): peak resident memory growth',
+      figure: formatSpread(g, 1, ' MB'),
+      reference: `the export itself: ${megabytes.toFixed(1)} MB`,
+      ratio: `${(g.median / megabytes).toFixed(2)}× the export`,
+      target: '≤ 20 MB',
+      met: g.median <= 20,
+    },
+  ];
+}

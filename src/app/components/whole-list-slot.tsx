@@ -1,0 +1,129 @@
+import { useEffect, useId, useState } from 'react';
+import type { ListItem, ListKind } from '../../shared/whole-list.ts';
+import { useHydrated } from '../hooks/use-hydrated.ts';
+import type { WholeListHost } from '../hooks/use-whole-list.ts';
+// Types only (erased): the panel's code is loaded by the dynamic import below.
+import type * as PanelExports from '../whole-list/panel.tsx';
+
+// The "Whole list" disclosure on every list view. Its panel (load all, totals, find, sort,
+// charts, export) is a code chunk of its own, downloaded the first time it opens, so the views
+// and the first visit do not carry it. The server renders the disclosure (open when the link
+// names the panel's choices) with a loading line; the panel itself draws only in the browser,
+// once hydrated, so hydration meets exactly the server's markup.
+
+type PanelModule = typeof PanelExports;
+
+let panelModule: PanelModule | null = null;
+let panelLoading: Promise<PanelModule> | null = null;
+function loadPanel(): Promise<PanelModule> {
+  panelLoading ??= import('../whole-list/panel.tsx').then(
+    (module) => (panelModule = module),
+    (error: unknown) => {
+      panelLoading = null; // a retry downloads again
+      throw error;
+    },
+  );
+  return panelLoading;
+}
+
+function usePanelModule(wanted: boolean): {
+  module: PanelModule | null;
+  failed: boolean;
+  retry: () => void;
+} {
+  const [module, setModule] = useState<PanelModule | null>(panelModule);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!wanted || module !== null) return;
+    let live = true;
+    loadPanel().then(
+      (loaded) => live && setModule(loaded),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, module, attempt]);
+  return {
+    module,
+    failed,
+    retry: () => {
+      setFailed(false);
+      setAttempt((n) => n + 1);
+    },
+  };
+}
+
+export interface WholeListSlotProps {
+  list: ListKind;
+  id: string;
+  host: WholeListHost;
+  items: readonly ListItem[];
+  /** Every page is in. */
+  complete: boolean;
+  /** A playlist's stated length. */
+  totalItems: number | null;
+}
+
+export function WholeListSlot({ list, id, host, items, complete, totalItems }: WholeListSlotProps) {
+  const hydrated = useHydrated();
+  const { module, failed, retry } = usePanelModule(host.open && hydrated);
+  const headingId = useId();
+  const bodyId = useId();
+  const Panel = hydrated && host.open ? module : null;
+  const props = { list, id, host, items, complete, totalItems };
+  return (
+    <>
+      <section
+        aria-labelledby={headingId}
+        className="mb-4 rounded-xl border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
+      >
+        <h2 className="text-base font-semibold">
+          <button
+            type="button"
+            aria-expanded={host.open}
+            aria-controls={bodyId}
+            onClick={host.toggle}
+            className="flex w-full items-center gap-2 rounded-xl px-4 py-3 text-left text-zinc-900 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-50 dark:hover:bg-zinc-800"
+          >
+            <span
+              aria-hidden="true"
+              className={`inline-block text-xs transition-transform ${host.open ? 'rotate-90' : ''}`}
+            >
+              ▶
+            </span>
+            <span id={headingId}>Whole list</span>
+            <span
+              aria-hidden="true"
+              className="ml-auto hidden truncate text-sm font-normal text-zinc-600 sm:inline dark:text-zinc-400"
+            >
+              Load all · total time · find · sort · charts · export
+            </span>
+          </button>
+        </h2>
+        <div id={bodyId} hidden={!host.open} className="px-4 pb-4">
+          {Panel ? (
+            <Panel.WholeListPanel {...props} />
+          ) : failed ? (
+            <p role="alert" className="text-sm text-zinc-800 dark:text-zinc-200">
+              The panel could not be loaded.{' '}
+              <button
+                type="button"
+                onClick={retry}
+                className="font-semibold text-blue-700 underline dark:text-blue-400"
+              >
+                Try again
+              </button>
+            </p>
+          ) : host.open ? (
+            <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+              Loading the panel…
+            </p>
+          ) : null}
+        </div>
+      </section>
+      {Panel && <Panel.FindBar {...props} />}
+    </>
+  );
+}

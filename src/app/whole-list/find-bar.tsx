@@ -1,0 +1,123 @@
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
+import { formatCount } from '../lib/format.ts';
+import {
+  buildHaystack,
+  findMatches,
+  normalizeQuery,
+  stepMatch,
+  type Findable,
+} from '../lib/list-find.ts';
+import { inverseOrder } from '../lib/list-sort.ts';
+import { readPanelParams, replacePanelParams } from '../lib/whole-list-params.ts';
+import { BUTTON_QUIET, INPUT, QUIET } from './ui.ts';
+
+// Find as you type, in a bar that stays at the top of the window over the list: the match
+// count, next and previous (Enter, Shift+Enter), each match shown at its place in the list and
+// marked. Every item's text is lowercased once (list-find.ts) and the search runs on a
+// deferred copy of the query, so typing stays quick over 10,000 items; only this bar renders
+// per keystroke, not the list.
+
+export function FindBar({ list, items, complete, totalItems, host }: WholeListSlotProps) {
+  const [query, setQuery] = useState(() => readPanelParams(window.location.search).q);
+  const deferred = useDeferredValue(query);
+  const haystack = useMemo(() => buildHaystack(items as readonly Findable[]), [items]);
+  const { order } = host;
+  const matches = useMemo(() => {
+    const found = findMatches(haystack, deferred);
+    if (order === null || found.length === 0) return found;
+    // In the order shown: next goes down the list as the reader sees it.
+    const inverse = inverseOrder(order);
+    return found.sort((a, b) => inverse[a]! - inverse[b]!);
+  }, [haystack, deferred, order]);
+  const [current, setCurrent] = useState<{ matches: Int32Array; at: number }>({
+    matches,
+    at: -1,
+  });
+  const at = current.matches === matches ? current.at : -1;
+  const bar = useRef<HTMLDivElement>(null);
+
+  // The query goes into the address (?q=), once typing settles into a deferred render.
+  useEffect(() => {
+    replacePanelParams({ q: normalizeQuery(deferred) === '' ? '' : deferred.trim() });
+  }, [deferred]);
+
+  const go = (step: 1 | -1) => {
+    const next = stepMatch(at, matches.length, step);
+    if (next < 0) return;
+    setCurrent({ matches, at: next });
+    host.jump(matches[next]!, (bar.current?.offsetHeight ?? 0) + 4);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      go(event.shiftKey ? -1 : 1);
+    }
+  };
+
+  const searching = normalizeQuery(deferred) !== '';
+  const stale = query !== deferred;
+  const count = searching
+    ? matches.length === 0
+      ? 'No matches'
+      : at >= 0
+        ? `${formatCount(at + 1)} of ${formatCount(matches.length)}`
+        : `${formatCount(matches.length)} ${matches.length === 1 ? 'match' : 'matches'}`
+    : '';
+  const scope =
+    !complete && items.length > 0
+      ? `in the ${formatCount(items.length)} loaded${totalItems ? ` of ${formatCount(totalItems)}` : ''}`
+      : '';
+  const label = list === 'playlist' ? 'Find in titles and channels' : 'Find in titles';
+  return (
+    <div
+      ref={bar}
+      data-find-bar
+      className="sticky top-0 z-10 -mx-3 mb-2 border-b border-zinc-200 bg-white/95 px-3 py-2 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95"
+    >
+      <div role="search" className="flex flex-wrap items-center gap-2">
+        <input
+          type="search"
+          aria-label={label}
+          placeholder={`${label}…`}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={onKeyDown}
+          className={`${INPUT} min-w-0 flex-1 basis-48`}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <div className="flex items-center gap-2">
+          <span
+            role="status"
+            className={`${QUIET} min-w-20 text-right tabular-nums ${stale ? 'opacity-60' : ''}`}
+            data-testid="find-count"
+          >
+            {count}
+          </span>
+          <button
+            type="button"
+            onClick={() => go(-1)}
+            disabled={matches.length === 0}
+            className={BUTTON_QUIET}
+            aria-label="Previous match"
+          >
+            <span aria-hidden="true">↑</span>
+          </button>
+          <button
+            type="button"
+            onClick={() => go(1)}
+            disabled={matches.length === 0}
+            className={BUTTON_QUIET}
+            aria-label="Next match"
+          >
+            <span aria-hidden="true">↓</span>
+          </button>
+        </div>
+      </div>
+      {searching && scope && (
+        <p className={`${QUIET} mt-1`}>{`Searching ${scope}: Load all to search every item.`}</p>
+      )}
+    </div>
+  );
+}

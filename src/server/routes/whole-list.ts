@@ -1,0 +1,390 @@
+import type { Context, Handler } from 'hono';
+import { endpoints } from '../../shared/endpoints.ts';
+import {
+  EXPORT_TYPES,
+  exportFormats,
+  listKindSchema,
+  rangeQuerySchema,
+  type ExportFormat,
+  type ListKind,
+  type WalkEvent,
+  type WalkProgress,
+} from '../../shared/whole-list.ts';
+import type { AppEnv } from '../app-env.ts';
+import type { ChannelTitles } from '../channel-titles.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { JSON_TYPE, problemResponse, respond } from '../http/responses.ts';
+import { SECURITY_HEADERS } from '../http/security-headers.ts';
+import type { PageSource } from '../page-source.ts';
+import type { QuotaGuard } from '../quota-guard.ts';
+import { attachmentHeader, exportWriter } from '../whole-list/export-formats.ts';
+import { createSummaryFold } from '../whole-list/list-summary.ts';
+import type { ListWalk, WalkedPage, WalkRegistry } from '../whole-list/list-walk.ts';
+import { walkCost, type CostAnswer } from '../whole-list/walk-cost.ts';
+
+// Answers about whole lists (docs/architecture.md, "Whole lists"): a summary, an export in
+// three formats, the walk as a stream of pages for the app's "Load all", and what a walk would
+// cost. Every refusal (a bad list or ID, an unknown list, a quota that cannot cover the walk, a
+// client already running its walks) is a problem document sent before any byte of a body, with
+// the lookups' statuses; a stream that fails later ends so that a client can tell (below).
+
+export interface WholeListOptions {
+  pageSource: Pick<PageSource, 'get' | 'fresh'>;
+  quota: Pick<QuotaGuard, 'stats' | 'secondsUntilRoomFor'>;
+  walks: WalkRegistry;
+  channelTitles: Pick<ChannelTitles, 'get'>;
+  trustProxy: boolean;
+}
+
+type Target = { ok: true; list: ListKind; id: string } | { ok: false; response: Response };
+
+/** The `{list}/{id}` of a whole-list path, checked: unknown kinds are 404, bad IDs 400. */
+function readTarget(c: Context<AppEnv>, rawId: string): Target {
+  const instance = c.req.path;
+  const list = listKindSchema.safeParse(c.req.param('list'));
+  if (!list.success)
+    return {
+      ok: false,
+      response: problemResponse(
+        404,
+        'not_found',
+        'No such kind of list: use playlist, channel-videos or channel-playlists.',
+        { instance },
+      ),
+    };
+  let id: string;
+  try {
+    id = decodeURIComponent(rawId);
+  } catch {
+    id = rawId;
+  }
+  if (!endpoints[list.data].idSchema.safeParse(id).success)
+    return {
+      ok: false,
+      response: problemResponse(
+        400,
+        'invalid_id',
+        list.data === 'playlist' ? 'That is not a playlist ID.' : 'That is not a channel ID.',
+        { instance },
+      ),
+    };
+  return { ok: true, list: list.data, id };
+}
+
+const NOT_STORED = { 'Cache-Control': 'no-store' };
+
+/**
+ * The checks every whole-list answer makes before it reads a page: the first page (its problem
+ * answers as the lookup's would), what the walk costs against the hour's quota, and the
+ * client's running walks. On success the walk is open and must be released.
+ */
+async function startWalk(
+  c: Context<AppEnv>,
+  options: WholeListOptions,
+  list: ListKind,
+  id: string,
+  upTo?: number,
+): Promise<
+  | { ok: true; walk: ListWalk; priced: Extract<CostAnswer, { ok: true }> }
+  | { ok: false; response: Response }
+> {
+  const client = clientAddress(c, options.trustProxy);
+  const instance = c.req.path;
+  const priced = await walkCost(options, list, id, client, upTo);
+  if (!priced.ok) {
+    const { status, code, detail, retryAfterSeconds } = priced.answer;
+    return {
+      ok: false,
+      response: problemResponse(status, code, detail, { instance, retryAfterSeconds }),
+    };
+  }
+  const { cost } = priced;
+  if (!cost.affordable) {
+    const detail =
+      cost.lookups === null
+        ? 'The hour’s upstream quota is spent; the walk would not get past its first page.'
+        : `Reading the whole list needs ${cost.lookups} more upstream lookups and ${cost.quota.remaining} are left this hour.`;
+    return {
+      ok: false,
+      response: problemResponse(429, 'quota_exhausted', detail, {
+        instance,
+        retryAfterSeconds: cost.retryAfter,
+        extensions: { cost },
+      }),
+    };
+  }
+  const opened = options.walks.open(list, id, client, { signal: c.req.raw.signal });
+  if (!opened.ok)
+    return {
+      ok: false,
+      response: problemResponse(
+        429,
+        'too_many_walks',
+        'This address is already reading two whole lists; wait for one to finish.',
+        { instance, retryAfterSeconds: opened.retryAfterSeconds },
+      ),
+    };
+  return { ok: true, walk: opened.walk, priced };
+}
+
+/** The list's name for a file: a playlist's title, a channel's name when the server knows it. */
+function listName(options: WholeListOptions, list: ListKind, id: string, title: string | null) {
+  if (title !== null) return title;
+  const channel = list === 'playlist' ? undefined : options.channelTitles.get(id);
+  const base = channel ?? id;
+  return list === 'channel-videos'
+    ? `${base} - videos`
+    : list === 'channel-playlists'
+      ? `${base} - playlists`
+      : base;
+}
+
+export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
+  return async (c) => {
+    c.get('log').route = 'api:summary';
+    const target = readTarget(c, c.req.param('id') ?? '');
+    if (!target.ok) return target.response;
+    const { list, id } = target;
+    const range = rangeQuerySchema.safeParse(c.req.query());
+    const unknown = Object.keys(c.req.query()).filter((name) => name !== 'from' && name !== 'to');
+    if (!range.success || unknown.length > 0) {
+      const detail =
+        unknown.length > 0
+          ? `Unknown parameter: ${unknown[0]}. A summary takes from and to.`
+          : 'A range is two whole numbers from 1, `from` no later than `to` (as in ?from=20&to=60).';
+      return problemResponse(
+        400,
+        unknown.length > 0 ? 'unknown_parameter' : 'invalid_range',
+        detail,
+        {
+          instance: c.req.path,
+        },
+      );
+    }
+    const started = await startWalk(c, options, list, id, range.data.to);
+    if (!started.ok) return started.response;
+    const { walk, priced } = started;
+    const fold = createSummaryFold(list, range.data);
+    try {
+      for (;;) {
+        const step = await walk.next();
+        if (step.done) {
+          const progress = walk.progress();
+          const summary = fold.result({
+            id,
+            title: priced.title,
+            complete: step.end.complete,
+            stoppedBy: step.end.stoppedBy && withoutStatus(step.end.stoppedBy),
+            pages: progress.pages,
+            totalItems: progress.totalItems,
+          });
+          return respond(200, JSON.stringify(summary), {
+            'Content-Type': JSON_TYPE,
+            ...NOT_STORED,
+          });
+        }
+        fold.add(step.value.page.items, step.value.firstPosition);
+        if (!fold.wantsMore()) {
+          const progress = walk.progress();
+          const summary = fold.result({
+            id,
+            title: priced.title,
+            complete: true,
+            stoppedBy: null,
+            pages: progress.pages,
+            totalItems: progress.totalItems,
+          });
+          return respond(200, JSON.stringify(summary), {
+            'Content-Type': JSON_TYPE,
+            ...NOT_STORED,
+          });
+        }
+      }
+    } finally {
+      walk.release();
+    }
+  };
+}
+
+const withoutStatus = ({
+  code,
+  detail,
+  retryAfter,
+}: {
+  code: string;
+  detail: string;
+  retryAfter?: number;
+}) => (retryAfter === undefined ? { code, detail } : { code, detail, retryAfter });
+
+export function walkCostRoute(options: WholeListOptions): Handler<AppEnv> {
+  return async (c) => {
+    c.get('log').route = 'api:walk-cost';
+    const target = readTarget(c, c.req.param('id') ?? '');
+    if (!target.ok) return target.response;
+    const priced = await walkCost(
+      options,
+      target.list,
+      target.id,
+      clientAddress(c, options.trustProxy),
+    );
+    if (!priced.ok) {
+      const { status, code, detail, retryAfterSeconds } = priced.answer;
+      return problemResponse(status, code, detail, { instance: c.req.path, retryAfterSeconds });
+    }
+    return respond(200, JSON.stringify(priced.cost), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
+  };
+}
+
+/**
+ * A body that reads the walk one page at a time as the client takes it (pull: a slow reader
+ * slows the walk, nothing piles up) and releases the walk when the client goes away. When the
+ * walk ends before the list does and `cutOnIncomplete`, the connection is cut without the
+ * chunked body's last chunk: every HTTP client then reports the body as incomplete (curl exits
+ * with 18, fetch rejects while reading), and the text lacks its end (a JSON array its `]`).
+ */
+function walkBody(
+  c: Context<AppEnv>,
+  walk: ListWalk,
+  parts: {
+    head: string;
+    page: (walked: WalkedPage, first: boolean) => string;
+    tail: (
+      end: {
+        complete: boolean;
+        stoppedBy: { code: string; detail: string; retryAfter?: number } | null;
+      },
+      progress: WalkProgress,
+    ) => string;
+    cutOnIncomplete: boolean;
+  },
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let first = true;
+  let headSent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const step = await walk.next();
+          if (step.done) {
+            const { end } = step;
+            if (!end.complete && parts.cutOnIncomplete) {
+              cut(c, controller, end.stoppedBy.detail);
+              return;
+            }
+            const text =
+              (headSent ? '' : parts.head) +
+              parts.tail(
+                {
+                  complete: end.complete,
+                  stoppedBy: end.stoppedBy && withoutStatus(end.stoppedBy),
+                },
+                walk.progress(),
+              );
+            if (text !== '') controller.enqueue(encoder.encode(text));
+            controller.close();
+            return;
+          }
+          const text = (headSent ? '' : parts.head) + parts.page(step.value, first);
+          headSent = true;
+          first = false;
+          if (text !== '') controller.enqueue(encoder.encode(text));
+        } catch (error) {
+          walk.release();
+          cut(c, controller, error instanceof Error ? error.message : 'the walk failed');
+        }
+      },
+      cancel() {
+        walk.release();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** Ends a response so that the client sees it incomplete (see walkBody). */
+function cut(
+  c: Context<AppEnv>,
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  why: string,
+) {
+  const outgoing = c.env?.outgoing;
+  if (outgoing !== undefined) {
+    // Destroying the socket leaves the chunked body without its terminating chunk; the adapter
+    // sees the socket close and cancels the stream, which releases the walk.
+    outgoing.destroy();
+    controller.close();
+  } else {
+    // In-process (app.request in tests): the reader's read rejects.
+    controller.error(new Error(`incomplete: ${why}`));
+  }
+}
+
+export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
+  return async (c) => {
+    c.get('log').route = 'api:export';
+    const file = c.req.param('file') ?? '';
+    const dot = file.lastIndexOf('.');
+    const format = file.slice(dot + 1) as ExportFormat;
+    if (dot <= 0 || !exportFormats.includes(format))
+      return problemResponse(404, 'not_found', 'Exports are .csv, .json or .txt files.', {
+        instance: c.req.path,
+      });
+    const target = readTarget(c, file.slice(0, dot));
+    if (!target.ok) return target.response;
+    const { list, id } = target;
+    if (Object.keys(c.req.query()).length > 0)
+      return problemResponse(400, 'unknown_parameter', 'An export takes no parameters.', {
+        instance: c.req.path,
+      });
+    const started = await startWalk(c, options, list, id);
+    if (!started.ok) return started.response;
+    const { walk, priced } = started;
+    const writer = exportWriter(format, list, id);
+    const body = walkBody(c, walk, {
+      head: writer.head,
+      page: (walked, first) => writer.items(walked.page.items, first),
+      tail: () => writer.tail,
+      cutOnIncomplete: true,
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        ...SECURITY_HEADERS,
+        'Content-Type': EXPORT_TYPES[format],
+        'Content-Disposition': attachmentHeader(listName(options, list, id, priced.title), format),
+        ...NOT_STORED,
+      },
+    });
+  };
+}
+
+export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
+  return async (c) => {
+    c.get('log').route = 'api:walk';
+    const target = readTarget(c, c.req.param('id') ?? '');
+    if (!target.ok) return target.response;
+    const { list, id } = target;
+    const started = await startWalk(c, options, list, id);
+    if (!started.ok) return started.response;
+    const { walk, priced } = started;
+    const line = (event: WalkEvent) => `${JSON.stringify(event)}\n`;
+    const body = walkBody(c, walk, {
+      head: line({ type: 'start', cost: priced.cost }),
+      // The page's own bytes, spliced in: no parse and print per page.
+      page: (walked) =>
+        `{"type":"page","param":${JSON.stringify(walked.param)},"page":${walked.body.toString('utf8')},"progress":${JSON.stringify(walk.progress())}}\n`,
+      tail: (end, progress) => line({ type: 'end', ...end, progress }),
+      // The stream says how it ended in its last line; a stream without one was cut.
+      cutOnIncomplete: false,
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        ...NOT_STORED,
+      },
+    });
+  };
+}

@@ -1,0 +1,234 @@
+import type { EndpointPage } from '../../shared/endpoints.ts';
+import {
+  WALKS_PER_CLIENT,
+  type ListKind,
+  type WalkProgress,
+  type WalkStop,
+} from '../../shared/whole-list.ts';
+import type { PageSource } from '../page-source.ts';
+
+// Walking a whole list: following its continuation chain (spec §2.6) from the first page to
+// the last, each page through the page source like any lookup: the cache first, then a request
+// already in flight for the same page, then (within the asking client's allowance and the
+// account's quota) one upstream call. So a walk after browsing costs only the pages not yet
+// cached, and walks of one list by many clients cost the upstream one walk: whoever is at the
+// front asks, the others merge into its request or read its page from the cache.
+//
+// A walk holds one page at a time, never the list: what it produces is handed on page by page
+// (a summary folds it, an export streams it), and it stops as soon as its reader stops.
+//
+// The registry counts walks per list (the first opens it, later ones join, the last to leave
+// closes it; progress is the front's) and per client, who may run WALKS_PER_CLIENT at once.
+
+export interface WalkedPage<L extends ListKind = ListKind> {
+  /** The continuation the page was asked for with; null for the first page. */
+  param: string | null;
+  /** The page as the upstream sent it, byte for byte. */
+  body: Buffer;
+  page: EndpointPage<L>;
+  /** 1-based position in the list of the page's first item. */
+  firstPosition: number;
+}
+
+export type WalkEnd =
+  | { complete: true; stoppedBy: null }
+  | { complete: false; stoppedBy: WalkStop & { status: number } };
+
+export interface ListWalk<L extends ListKind = ListKind> {
+  readonly list: L;
+  readonly id: string;
+  /** The next page, or the walk's end. A stopped walk (aborted, released) ends incomplete. */
+  next(): Promise<{ done: false; value: WalkedPage<L> } | { done: true; end: WalkEnd }>;
+  /** Where this walk stands; `totalItems` once the first page stated it. */
+  progress(): WalkProgress;
+  /** The walk is over for this reader: it leaves the registry. Idempotent. */
+  release(): void;
+}
+
+export interface WalkStats {
+  /** Lists being walked now. */
+  lists: number;
+  /** Walks running now (readers of those lists). */
+  walks: number;
+  /** Walks that opened a list no one was walking. */
+  started: number;
+  /** Walks that joined a list someone was already walking. */
+  joined: number;
+}
+
+export interface WalkRegistry {
+  /** A walk of `list` for `client`, or a refusal when the client runs too many already. */
+  open<L extends ListKind>(
+    list: L,
+    id: string,
+    client: string,
+    options?: { signal?: AbortSignal },
+  ): { ok: true; walk: ListWalk<L> } | { ok: false; retryAfterSeconds: number };
+  stats(): WalkStats;
+}
+
+interface ListEntry {
+  readers: number;
+}
+
+/** Stop after this many pages: a chain longer than any real list is a loop upstream. */
+const MAX_PAGES = 100_000;
+
+/** Longest wait for the client's allowance before going on (it refills at its own pace). */
+const MAX_ALLOWANCE_WAIT_MS = 10_000;
+
+export function createWalkRegistry(options: {
+  pageSource: Pick<PageSource, 'get'>;
+  walksPerClient?: number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}): WalkRegistry {
+  const { pageSource, walksPerClient = WALKS_PER_CLIENT, sleep = abortableSleep } = options;
+  const lists = new Map<string, ListEntry>();
+  const perClient = new Map<string, number>();
+  let started = 0;
+  let joined = 0;
+  let walks = 0;
+
+  return {
+    open(list, id, client, { signal } = {}) {
+      const running = perClient.get(client) ?? 0;
+      if (running >= walksPerClient) return { ok: false, retryAfterSeconds: 5 };
+      perClient.set(client, running + 1);
+      walks++;
+      const key = `${list} ${id}`;
+      let entry = lists.get(key);
+      if (entry === undefined) {
+        entry = { readers: 0 };
+        lists.set(key, entry);
+        started++;
+      } else {
+        joined++;
+      }
+      entry.readers++;
+      const shared = entry;
+
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        stop.abort();
+        signal?.removeEventListener('abort', onAbort);
+        walks--;
+        const left = (perClient.get(client) ?? 1) - 1;
+        if (left === 0) perClient.delete(client);
+        else perClient.set(client, left);
+        if (--shared.readers === 0) lists.delete(key);
+      };
+
+      const mine: WalkProgress = { pages: 0, items: 0, totalItems: null };
+      /** The continuation of the next page; undefined once the chain has ended. */
+      let param: string | null | undefined = null;
+      const seen = new Set<string>();
+      /** How the walk ends once the page in hand is read (a loop in the chain ends it early). */
+      let after: WalkEnd = { complete: true, stoppedBy: null };
+      let end: WalkEnd | undefined;
+
+      const finish = (result: WalkEnd) => {
+        end = result;
+        release();
+        return { done: true as const, end: result };
+      };
+      const stopped = (): WalkEnd => ({
+        complete: false,
+        stoppedBy: { status: 499, code: 'walk_stopped', detail: 'The walk was stopped.' },
+      });
+
+      const walk: ListWalk<typeof list> = {
+        list,
+        id,
+        progress: () => ({ ...mine }),
+        release,
+        async next() {
+          if (end !== undefined) return { done: true, end };
+          if (param === undefined) return finish(after);
+          for (;;) {
+            if (stop.signal.aborted) return finish(stopped());
+            const lookup = { endpoint: list, id, continuation: param ?? undefined };
+            const answer = await pageSource.get(lookup, client);
+            if (stop.signal.aborted) return finish(stopped());
+            if (answer.kind === 'problem') {
+              // The client's own allowance paces a walk rather than ending it: wait for the
+              // next token, as a reader scrolling would. Everything else ends the walk.
+              if (answer.code === 'rate_limited' && answer.status === 429) {
+                const wait = Math.min(
+                  MAX_ALLOWANCE_WAIT_MS,
+                  (answer.retryAfterSeconds ?? 1) * 1000,
+                );
+                await sleep(wait, stop.signal).catch(() => undefined);
+                continue;
+              }
+              return finish({
+                complete: false,
+                stoppedBy: {
+                  status: answer.status,
+                  code: answer.code,
+                  detail: answer.detail,
+                  retryAfter: answer.retryAfterSeconds,
+                },
+              });
+            }
+            const { body } = answer.page;
+            // A page just fetched was parsed by the upstream client's check: not twice.
+            const page = (answer.data ?? JSON.parse(body.toString('utf8'))) as EndpointPage<
+              typeof list
+            >;
+            const value: WalkedPage<typeof list> = {
+              param,
+              body,
+              page,
+              firstPosition: mine.items + 1,
+            };
+            mine.pages++;
+            mine.items += page.items.length;
+            if ('info' in page && page.info !== undefined) mine.totalItems = page.info.totalItems;
+            const next = page.continuation;
+            if (next === null || next === '') {
+              param = undefined;
+            } else if (seen.has(next) || mine.pages >= MAX_PAGES) {
+              // The upstream sent a continuation it sent before: the chain loops. What was
+              // read is the list; say it ended early.
+              after = {
+                complete: false,
+                stoppedBy: {
+                  status: 502,
+                  code: 'upstream_bad_response',
+                  detail: 'The catalogue repeated a continuation: the list ends here.',
+                },
+              };
+              param = undefined;
+            } else {
+              seen.add(next);
+              param = next;
+            }
+            return { done: false, value };
+          }
+        },
+      };
+      return { ok: true, walk };
+    },
+    stats: () => ({ lists: lists.size, walks, started, joined }),
+  };
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

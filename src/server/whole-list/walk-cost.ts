@@ -1,0 +1,84 @@
+import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
+import { PLAYLIST_PAGE_SIZE, type ListKind, type WalkCost } from '../../shared/whole-list.ts';
+import type { PageAnswer, PageSource } from '../page-source.ts';
+import type { QuotaGuard } from '../quota-guard.ts';
+
+// What a walk would cost, before it starts. A playlist states its length on its first page
+// (spec §3.1), so its walk reads ceil(totalItems / 100) pages, of which those at the start of
+// the chain that the cache holds fresh cost nothing; when the hour's remaining quota cannot
+// cover the rest, the walk is refused up front with the cost and the wait, rather than started
+// and left half done. A channel's lists state no length: their cost is unknown, and their walk
+// goes on while the quota lasts.
+
+export type CostAnswer =
+  | { ok: true; cost: WalkCost; title: string | null }
+  /** The first page could not be had: answer its problem, as the lookup would. */
+  | { ok: false; answer: Extract<PageAnswer, { kind: 'problem' }> };
+
+export async function walkCost(
+  parts: {
+    pageSource: Pick<PageSource, 'get' | 'fresh'>;
+    quota: Pick<QuotaGuard, 'stats' | 'secondsUntilRoomFor'>;
+  },
+  list: ListKind,
+  id: string,
+  client: string,
+  /** Only the items up to this position are wanted (a range summary). */
+  upTo?: number,
+): Promise<CostAnswer> {
+  const { pageSource, quota } = parts;
+  // The first page: in the cache after browsing, else one lookup (counted in the quota shown).
+  const first = await pageSource.get({ endpoint: list, id, continuation: undefined }, client);
+  if (first.kind === 'problem') return { ok: false, answer: first };
+
+  // The chain's pages the cache holds fresh, from the start: the walk reads them for free.
+  let cachedPages = 0;
+  let page = first.page;
+  for (;;) {
+    cachedPages++;
+    const { continuation } = JSON.parse(page.body.toString('utf8')) as {
+      continuation: string | null;
+    };
+    if (continuation === null) break;
+    const next = pageSource.fresh({ endpoint: list, id, continuation });
+    if (next === undefined) break;
+    page = next;
+  }
+
+  let totalItems: number | null = null;
+  let title: string | null = null;
+  if (list === 'playlist') {
+    const { info } = JSON.parse(first.page.body.toString('utf8')) as PlaylistPage;
+    totalItems = info?.totalItems ?? null;
+    title = info?.title ?? null;
+  }
+  const wanted =
+    upTo === undefined || totalItems === null ? totalItems : Math.min(upTo, totalItems);
+  const pages = wanted === null ? null : Math.max(1, Math.ceil(wanted / PLAYLIST_PAGE_SIZE));
+  const lookups = pages === null ? null : Math.max(0, pages - cachedPages);
+
+  const { budget, usedLastHour, pausedForSeconds } = quota.stats();
+  const remaining = Math.max(0, budget - usedLastHour);
+  const cost: WalkCost = {
+    list,
+    id,
+    totalItems,
+    pages,
+    cachedPages: pages === null ? cachedPages : Math.min(cachedPages, pages),
+    lookups,
+    quota: { budgetPerHour: budget, remaining, pausedForSeconds },
+    affordable: true,
+  };
+  if (lookups !== null && lookups > 0) {
+    const wait = Math.max(pausedForSeconds, await quota.secondsUntilRoomFor(lookups));
+    if (wait > 0) {
+      cost.affordable = false;
+      cost.retryAfter = wait;
+    }
+  } else if (lookups === null && (remaining === 0 || pausedForSeconds > 0)) {
+    // A channel's walk needs at least its next page.
+    cost.affordable = false;
+    cost.retryAfter = Math.max(pausedForSeconds, await quota.secondsUntilRoomFor(1));
+  }
+  return { ok: true, cost, title };
+}

@@ -1,0 +1,496 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIG_CHANNEL_VIDEOS, FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
+import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
+import { endpoints } from '../../shared/endpoints.ts';
+import { problemSchema } from '../../shared/problem.ts';
+import {
+  EXPORT_COLUMNS,
+  ITEM_URL_FIELD,
+  exportPath,
+  exportedItemSchemas,
+  itemUrl,
+  listSummarySchema,
+  measureValue,
+  summaryPath,
+  walkCostPath,
+  walkEventSchema,
+  walkPath,
+  type ListItem,
+  type ListKind,
+} from '../../shared/whole-list.ts';
+import { startCountingProxy, type TestUpstream } from '../../test-support/test-upstream.ts';
+import { readServerConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { startExplorer, type Explorer } from '../start-explorer.ts';
+
+// Whole lists over real HTTP: the explorer in front of the embedded catalogue, behind a proxy
+// that counts what reaches the upstream (and can be made to fail), each test with an explorer
+// of its own so that its cache and quota start empty.
+
+const DATA_DIR = 'data';
+const API_KEY = 'whole-list-test-key-0123456789';
+const API_SECRET = 'whole-list-test-secret-0123456789';
+
+let catalogue: StartedCatalogue;
+let upstream: TestUpstream;
+const running: Array<{ server: Server; explorer: Explorer }> = [];
+
+beforeAll(async () => {
+  catalogue = await startCatalogue({
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    dataDir: DATA_DIR,
+    thumbnailBaseUrl: '',
+    faultControl: true,
+  });
+  upstream = await startCountingProxy(catalogue.url);
+});
+
+afterEach(async () => {
+  await fetch(`${catalogue.url}/__faults`, { method: 'DELETE' });
+  upstream.reset();
+});
+
+afterAll(async () => {
+  for (const { server, explorer } of running) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await explorer.close();
+  }
+  await upstream.close();
+  await catalogue.close();
+});
+
+async function serveExplorer(env: Record<string, string> = {}) {
+  const config = readServerConfig({
+    STATIC_ROOT: 'no-such-build',
+    CATALOGUE_DATA_DIR: DATA_DIR,
+    CATALOGUE_BASE_URL: upstream.url,
+    CATALOGUE_API_KEY: API_KEY,
+    CATALOGUE_API_SECRET: API_SECRET,
+    CLIENT_RATE_LIMIT_BURST: '100000',
+    CLIENT_RATE_LIMIT_PER_SECOND: '100000',
+    TRUST_PROXY: 'true',
+    ...env,
+  });
+  const explorer = await startExplorer(config, createLogger('silent'));
+  const server = createServer(explorer.listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  running.push({ server, explorer });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, explorer, get: (path: string, init?: RequestInit) => fetch(`${url}${path}`, init) };
+}
+
+type Served = Awaited<ReturnType<typeof serveExplorer>>;
+
+/** Every item of a list, read through the lookups a page at a time, as the app reads them. */
+async function itemsOneByOne(explorer: Served, list: ListKind, id: string) {
+  const items: ListItem[] = [];
+  let continuation: string | null = null;
+  let pages = 0;
+  do {
+    const query = new URLSearchParams({ id });
+    if (continuation !== null) query.set('continuation', continuation);
+    const response = await explorer.get(`${endpoints[list].path}?${query}`);
+    expect(response.status).toBe(200);
+    const page = endpoints[list].pageSchema.parse(await response.json());
+    items.push(...(page.items as ListItem[]));
+    continuation = page.continuation;
+    pages++;
+  } while (continuation !== null);
+  return { items, pages };
+}
+
+async function summaryOf(explorer: Served, list: ListKind, id: string, range?: object) {
+  const response = await explorer.get(summaryPath(list, id, range));
+  expect(response.status).toBe(200);
+  return listSummarySchema.parse(await response.json());
+}
+
+function expectedMeasure(list: ListKind, items: ListItem[], firstPosition = 1) {
+  const values = items.map((item) => measureValue(list, item));
+  const present = values.filter((v): v is number => v !== null);
+  const sorted = [...present].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median =
+    sorted.length === 0
+      ? null
+      : sorted.length % 2 === 1
+        ? sorted[mid]
+        : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const total = present.reduce((a, b) => a + b, 0);
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  const shortestAt = values.indexOf(min);
+  const longestAt = values.indexOf(max);
+  return {
+    total,
+    counted: present.length,
+    missing: values.length - present.length,
+    average: present.length === 0 ? null : total / present.length,
+    median,
+    shortest:
+      present.length === 0
+        ? null
+        : { position: firstPosition + shortestAt, id: items[shortestAt]?.id, value: min },
+    longest:
+      present.length === 0
+        ? null
+        : { position: firstPosition + longestAt, id: items[longestAt]?.id, value: max },
+  };
+}
+
+const problemOf = async (response: Response) => {
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  return problemSchema.passthrough().parse(await response.json());
+};
+
+describe('summaries', () => {
+  it('the 5,000-video playlist: the summary equals the sum over its pages read one by one', async () => {
+    const explorer = await serveExplorer();
+    const { items, pages } = await itemsOneByOne(explorer, 'playlist', FIXTURE_IDS.playlist5000);
+    expect(items).toHaveLength(5000);
+    const calls = upstream.hits();
+    const summary = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000);
+    // Everything was in the cache: the summary spent nothing.
+    expect(upstream.hits()).toBe(calls);
+    expect(summary).toMatchObject({
+      complete: true,
+      stoppedBy: null,
+      pages,
+      count: 5000,
+      totalItems: 5000,
+      range: null,
+    });
+    const expected = expectedMeasure('playlist', items);
+    expect(summary.measure).toMatchObject({ ...expected, kind: 'duration', unit: 'seconds' });
+    // The demo catalogue has live streams and missing durations: they are counted apart.
+    expect(summary.measure.missing).toBeGreaterThan(0);
+  });
+
+  it('a range: from item 20 to 60 reads one page and sums exactly those items', async () => {
+    const explorer = await serveExplorer();
+    const summary = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000, {
+      from: 20,
+      to: 60,
+    });
+    expect(upstream.hits()).toBe(1);
+    const first = await explorer.get(`${endpoints.playlist.path}?id=${FIXTURE_IDS.playlist5000}`);
+    const page = endpoints.playlist.pageSchema.parse(await first.json());
+    const range = page.items.slice(19, 60) as ListItem[];
+    expect(summary.count).toBe(41);
+    expect(summary.range).toEqual({ from: 20, to: 60, requestedTo: 60, clipped: false });
+    expect(summary.measure).toMatchObject(expectedMeasure('playlist', range, 20));
+  });
+
+  it('a range past the end is cut to the end and says so', async () => {
+    const explorer = await serveExplorer();
+    const summary = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist101, {
+      from: 90,
+      to: 500,
+    });
+    expect(summary.count).toBe(12);
+    expect(summary.range).toEqual({ from: 90, to: 101, requestedTo: 500, clipped: true });
+  });
+
+  it.each([
+    ['from after to', '?from=60&to=20'],
+    ['from below 1', '?from=0&to=20'],
+    ['not an integer', '?from=1.5'],
+    ['not a number', '?to=sixty'],
+    ['an unknown parameter', '?from=1&sort=long'],
+  ])('a range that is not one (%s) is a 400 problem, with no upstream call', async (_, query) => {
+    const explorer = await serveExplorer();
+    const response = await explorer.get(
+      `/api/summary/playlist/${FIXTURE_IDS.playlist5000}${query}`,
+    );
+    expect(response.status).toBe(400);
+    expect((await problemOf(response)).code).toMatch(/^(invalid_range|unknown_parameter)$/);
+    expect(upstream.hits()).toBe(0);
+  });
+
+  it('the empty playlist, the 101-video playlist and a channel with no playlists', async () => {
+    const explorer = await serveExplorer();
+    const empty = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlistEmpty);
+    expect(empty).toMatchObject({ complete: true, count: 0, totalItems: 0, pages: 1 });
+    expect(empty.measure).toMatchObject({ total: 0, counted: 0, average: null, median: null });
+    expect(empty.measure.shortest).toBeNull();
+
+    const hundredOne = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist101);
+    expect(hundredOne).toMatchObject({ complete: true, count: 101, totalItems: 101, pages: 2 });
+    const { items } = await itemsOneByOne(explorer, 'playlist', FIXTURE_IDS.playlist101);
+    expect(hundredOne.measure).toMatchObject(expectedMeasure('playlist', items));
+
+    const noPlaylists = await summaryOf(explorer, 'channel-playlists', FIXTURE_IDS.smallChannel);
+    expect(noPlaylists).toMatchObject({ complete: true, count: 0, totalItems: null });
+    expect(noPlaylists.measure).toMatchObject({ kind: 'videoCount', unit: 'videos', total: 0 });
+  });
+
+  it('unknown lists, bad IDs and unknown kinds answer as the lookups do', async () => {
+    const explorer = await serveExplorer();
+    const unknown = await explorer.get(
+      summaryPath('playlist', 'PLthisPlaylistDoesNotExist000000000'),
+    );
+    expect(unknown.status).toBe(404);
+    expect((await problemOf(unknown)).code).toBe('playlist_not_found');
+    const badId = await explorer.get(summaryPath('channel-videos', 'not-a-channel'));
+    expect(badId.status).toBe(400);
+    expect((await problemOf(badId)).code).toBe('invalid_id');
+    const kind = await explorer.get(`/api/summary/videos/${FIXTURE_IDS.bigChannel}`);
+    expect(kind.status).toBe(404);
+    const format = await explorer.get(`/api/export/playlist/${FIXTURE_IDS.playlist101}.xlsx`);
+    expect(format.status).toBe(404);
+    await problemOf(format);
+  });
+});
+
+/** The items of an export, read back from its text. */
+function readBack(list: ListKind, format: 'csv' | 'json' | 'txt', text: string) {
+  if (format === 'json') return exportedItemSchemas[list].array().parse(JSON.parse(text));
+  if (format === 'txt') return text.split('\n').slice(0, -1);
+  const rows = parseCsv(text, { columns: true, record_delimiter: '\r\n' }) as Record<
+    string,
+    string
+  >[];
+  return rows.map((row) => {
+    const item: Record<string, unknown> = {};
+    for (const column of EXPORT_COLUMNS[list])
+      item[column.name] = column.parse(row[column.name] ?? '');
+    item[ITEM_URL_FIELD] = row[ITEM_URL_FIELD];
+    return item;
+  });
+}
+
+describe('exports', () => {
+  const cases: Array<[ListKind, string, number]> = [
+    ['playlist', FIXTURE_IDS.playlist5000, 5000],
+    ['channel-videos', FIXTURE_IDS.bigChannel, BIG_CHANNEL_VIDEOS],
+  ];
+  it.each(cases)(
+    '%s %s: CSV, JSON and TXT parse back to the same items in the same order',
+    async (list, id, length) => {
+      const explorer = await serveExplorer();
+      const { items } = await itemsOneByOne(explorer, list, id);
+      expect(items).toHaveLength(length);
+      const listId = list === 'playlist' ? id : undefined;
+      const expected = items.map((item) => ({
+        ...item,
+        [ITEM_URL_FIELD]: itemUrl(list, item, listId),
+      }));
+      const calls = upstream.hits();
+      for (const format of ['csv', 'json', 'txt'] as const) {
+        const response = await explorer.get(exportPath(list, id, format));
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="/);
+        const back = readBack(list, format, await response.text());
+        if (format === 'txt') expect(back).toEqual(expected.map((item) => item[ITEM_URL_FIELD]));
+        else expect(back).toEqual(expected);
+      }
+      // Walked after browsing: every page came from the cache.
+      expect(upstream.hits()).toBe(calls);
+    },
+    60_000,
+  );
+
+  it('titles with commas, quotes and line breaks survive a CSV round trip', async () => {
+    const explorer = await serveExplorer();
+    const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
+    const text = await response.text();
+    const back = readBack('playlist', 'csv', text) as Array<{ title: string }>;
+    const tricky = back.filter((item) => /[",\n]/.test(item.title));
+    // The demo catalogue has such titles; if it did not, this test would prove nothing.
+    expect(tricky.length).toBeGreaterThan(0);
+    expect(text.split('\r\n')[0]).toBe(
+      [...EXPORT_COLUMNS.playlist.map((c) => c.name), ITEM_URL_FIELD].join(','),
+    );
+  });
+
+  it('names the file after the list, in ASCII and in full (RFC 6266)', async () => {
+    const explorer = await serveExplorer();
+    const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'txt'));
+    await response.text();
+    const disposition = response.headers.get('content-disposition') ?? '';
+    expect(disposition).toContain('filename="Every talk, 20102026');
+    expect(decodeURIComponent(disposition.split("filename*=UTF-8''")[1] ?? '')).toBe(
+      'Every talk, 2010–2026 🎤.txt',
+    );
+  });
+});
+
+describe('walks', () => {
+  it('a second walk of a cached list costs no upstream call', async () => {
+    const explorer = await serveExplorer();
+    await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000);
+    expect(upstream.hits()).toBe(50);
+    upstream.reset();
+    await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000);
+    const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'json'));
+    expect(await response.json()).toHaveLength(5000);
+    expect(upstream.hits()).toBe(0);
+  });
+
+  it('ten clients asking for the same walk at once cause one walk', async () => {
+    const explorer = await serveExplorer();
+    // A little latency, so that the ten are truly walking together.
+    await fetch(`${catalogue.url}/__faults`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 5 }),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        explorer
+          .get(summaryPath('playlist', FIXTURE_IDS.playlist5000), {
+            headers: { 'X-Forwarded-For': `203.0.113.${n + 1}` },
+          })
+          .then(async (r) => listSummarySchema.parse(await r.json())),
+      ),
+    );
+    for (const summary of answers) expect(summary).toMatchObject({ complete: true, count: 5000 });
+    expect(new Set(answers.map((s) => s.measure.total)).size).toBe(1);
+    // One walk's worth of upstream calls: 50 pages, each asked for once.
+    expect(upstream.hits()).toBe(50);
+  });
+
+  it('the walk stream: a start with the cost, every page, an end that says it is complete', async () => {
+    const explorer = await serveExplorer();
+    const response = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist101));
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const events = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => walkEventSchema.parse(JSON.parse(line)));
+    expect(events.map((e) => e.type)).toEqual(['start', 'page', 'page', 'end']);
+    const [start, first, , end] = events;
+    expect(start).toMatchObject({
+      type: 'start',
+      cost: { pages: 2, lookups: 1, affordable: true },
+    });
+    expect(first).toMatchObject({ type: 'page', param: null, progress: { pages: 1, items: 100 } });
+    expect(end).toMatchObject({
+      type: 'end',
+      complete: true,
+      progress: { pages: 2, items: 101, totalItems: 101 },
+    });
+  });
+
+  it('an upstream failure mid-walk cuts the export so a client can tell; a retry resumes from the cache', async () => {
+    const explorer = await serveExplorer({ UPSTREAM_RETRIES: '0', UPSTREAM_BACKOFF_MS: '100' });
+    // Pages 1–10 are read and cached, then the upstream fails the next page asked for.
+    await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000, { to: 1000 });
+    expect(upstream.hits()).toBe(10);
+    await fetch(`${catalogue.url}/__faults`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ failNext: { count: 1, status: 500, withContinuation: true } }),
+    });
+    const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
+    expect(response.status).toBe(200);
+    // The body ends without its last chunk: reading it fails.
+    await expect(response.text()).rejects.toThrow();
+    expect(upstream.hits()).toBe(11);
+
+    // After the page's back-off, the retry reads pages 1–10 from the cache.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    upstream.reset();
+    const retry = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
+    const rows = readBack('playlist', 'csv', await retry.text());
+    expect(rows).toHaveLength(5000);
+    expect(upstream.hits()).toBe(40);
+  });
+
+  it('the walk stream ends incomplete, and says why, when the upstream fails mid-walk', async () => {
+    const explorer = await serveExplorer({ UPSTREAM_RETRIES: '0' });
+    await fetch(`${catalogue.url}/__faults`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ failNext: { count: 1, status: 503, withContinuation: true } }),
+    });
+    const response = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000));
+    const events = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => walkEventSchema.parse(JSON.parse(line)));
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: 'end', complete: false, progress: { pages: 1 } });
+    expect(end?.type === 'end' && end.stoppedBy?.code).toMatch(/^upstream_/);
+  });
+
+  it('refuses a walk the hour’s quota cannot cover, with the cost and the wait, before it starts', async () => {
+    const explorer = await serveExplorer({ CATALOGUE_QUOTA_PER_HOUR: '30' });
+    const cost = await explorer.get(walkCostPath('playlist', FIXTURE_IDS.playlist5000));
+    expect(await cost.json()).toMatchObject({
+      pages: 50,
+      cachedPages: 1,
+      lookups: 49,
+      affordable: false,
+      quota: { budgetPerHour: 30, remaining: 29 },
+    });
+    for (const path of [
+      summaryPath('playlist', FIXTURE_IDS.playlist5000),
+      exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'),
+      walkPath('playlist', FIXTURE_IDS.playlist5000),
+    ]) {
+      const response = await explorer.get(path);
+      expect(response.status).toBe(429);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      const problem = await problemOf(response);
+      expect(problem).toMatchObject({ code: 'quota_exhausted', cost: { lookups: 49 } });
+    }
+    // Only the first page was read, to learn the length.
+    expect(upstream.hits()).toBe(1);
+    // A range the quota covers is fine.
+    const range = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000, { to: 500 });
+    expect(range.count).toBe(500);
+  });
+
+  it('a channel’s walk goes on while the quota lasts, then ends as an incomplete answer', async () => {
+    const explorer = await serveExplorer({ CATALOGUE_QUOTA_PER_HOUR: '20' });
+    const summary = await summaryOf(explorer, 'channel-videos', FIXTURE_IDS.bigChannel);
+    expect(summary.complete).toBe(false);
+    expect(summary.stoppedBy?.code).toBe('quota_exhausted');
+    expect(summary.pages).toBe(20);
+    expect(summary.count).toBe(20 * 30);
+    expect(upstream.hits()).toBe(20);
+  });
+
+  it('a client may run two walks at once; the third is refused', async () => {
+    const explorer = await serveExplorer();
+    await fetch(`${catalogue.url}/__faults`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 40 }),
+    });
+    const client = { headers: { 'X-Forwarded-For': '198.51.100.7' } };
+    const first = await explorer.get(walkPath('channel-videos', FIXTURE_IDS.bigChannel), client);
+    const second = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000), client);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await explorer.get(summaryPath('playlist', FIXTURE_IDS.playlist101), client);
+    expect(third.status).toBe(429);
+    expect((await problemOf(third)).code).toBe('too_many_walks');
+    expect(third.headers.get('retry-after')).not.toBeNull();
+    // Another client is not affected.
+    const other = await explorer.get(summaryPath('playlist', FIXTURE_IDS.playlist101), {
+      headers: { 'X-Forwarded-For': '198.51.100.8' },
+    });
+    expect(other.status).toBe(200);
+    // A walk whose reader leaves is over: the client may start another.
+    await first.body?.cancel();
+    await second.body?.cancel();
+    await expect
+      .poll(
+        async () =>
+          (await explorer.get(walkCostPath('playlist', FIXTURE_IDS.playlist101), client)).status,
+      )
+      .toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await explorer.get(summaryPath('playlist', FIXTURE_IDS.playlist101), client)).status,
+      )
+      .toBe(200);
+  });
+});
