@@ -30,6 +30,7 @@ import { createSharedState } from './shared-state/shared-state.ts';
 import { createThumbnailProxy } from './thumbnail-proxy.ts';
 import { createUpstreamClient } from './upstream-client.ts';
 import { createWalkRegistry } from './whole-list/list-walk.ts';
+import { WALKS_PER_CLIENT } from '../shared/whole-list.ts';
 import { resolveUpstreamTarget } from './upstream-target.ts';
 
 // The composition root: from a parsed configuration to a running explorer app. Every part is
@@ -70,6 +71,7 @@ export async function startExplorer(
           clientRateLimit: config.clientRateLimit,
           // A claim outlives the claimant's upstream call (its deadline covers the retries).
           claimMs: config.upstreamTimeoutMs + 500,
+          walksPerClient: WALKS_PER_CLIENT,
           logger,
         });
   const quota = shared?.quota ?? createQuotaGuard({ budgetPerHour: config.quotaPerHour });
@@ -142,7 +144,7 @@ export async function startExplorer(
   });
   const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
   // Walks read through the metered source: their pages count like any reader's.
-  const walks = createWalkRegistry({ pageSource });
+  const walks = createWalkRegistry({ pageSource, shared: shared?.walks });
 
   const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
   const appHtml =

@@ -8,17 +8,20 @@ import { createSharedBreakerSignal, type SharedBreakerSignal } from './shared-br
 import { createSharedClientLimit } from './shared-client-limit.ts';
 import { createSharedPages, type SharedPages } from './shared-pages.ts';
 import { createSharedQuota, type SharedQuotaGuard } from './shared-quota.ts';
+import { createWalkLeases, type WalkLeases } from './shared-walks.ts';
 
 // Everything replicas share through Redis, built from the configuration in one place, so that
 // the composition root (start-explorer.ts) chooses between these and the in-memory parts once:
 // the quota, the per-client allowance, the page cache's second level with claims and holds,
-// and the breaker's signal. Each keeps the interface of the part it stands in for.
+// the breaker's signal, and the counts of whole-list walks. Each keeps the interface of the part it stands in for.
 
 export interface SharedState {
   connection: RedisConnection;
   quota: SharedQuotaGuard;
   clientRateLimit: ClientRateLimit;
   pages: SharedPages;
+  /** Whole-list walks counted for the deployment: per client, and per list. */
+  walks: WalkLeases;
   /** Why sharing is off, for /readyz; undefined while it is on. */
   down(): string | undefined;
   figures(): SharedStateFigures;
@@ -33,6 +36,8 @@ export function createSharedState(options: {
   clientRateLimit: { burst: number; perSecond: number };
   /** How long a claim on a page lasts: the upstream's whole deadline, and a margin. */
   claimMs: number;
+  /** Whole-list walks one client may run at once, across the deployment. */
+  walksPerClient: number;
   logger: Logger;
 }): SharedState {
   const { config, logger } = options;
@@ -59,6 +64,11 @@ export function createSharedState(options: {
     keyPrefix: config.keyPrefix,
     claimMs: options.claimMs,
   });
+  const walks = createWalkLeases({
+    connection,
+    keyPrefix: config.keyPrefix,
+    walksPerClient: options.walksPerClient,
+  });
   let breakerSignal: SharedBreakerSignal | undefined;
 
   return {
@@ -66,6 +76,7 @@ export function createSharedState(options: {
     quota,
     clientRateLimit,
     pages,
+    walks,
     down: () => (connection.up() ? undefined : (connection.reason() ?? connection.state())),
     figures() {
       const { state, transitions } = connection.stats();
@@ -89,6 +100,7 @@ export function createSharedState(options: {
     async close() {
       quota.close();
       pages.close();
+      walks.close();
       breakerSignal?.close();
       await connection.close();
     },
