@@ -11,6 +11,7 @@ import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
 import { benchProxyCached } from './proxy-cached.ts';
 import { benchProxyUncached } from './proxy-uncached.ts';
+import { benchReplicas } from './replicas.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
@@ -51,6 +52,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],
   ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
   ['12', () => benchFind({ ...base, rounds: smoke ? 1 : 3 })],
+  ['13', () => benchReplicas({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 50 })],
 ];
 
 const rows: BenchRow[] = [];
