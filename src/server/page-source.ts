@@ -147,6 +147,12 @@ export interface PageSource {
    * (cached-page-fast-path.ts).
    */
   fresh(lookup: Lookup): StoredPage | undefined;
+  /**
+   * With replicas sharing a second level: the page fresh there, kept in this replica's cache
+   * from then on (a hit, as `get` would answer it), or undefined for anything else. Only for
+   * a request `fresh` could not answer: it asks Redis.
+   */
+  freshShared?(lookup: Lookup): Promise<StoredPage | undefined>;
 }
 
 /**
@@ -530,6 +536,18 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       const stored = cache.get(cacheKey(lookup));
       return stored?.kind === 'page' && stored.freshUntil > now() ? stored : undefined;
     },
+
+    freshShared:
+      shared === undefined
+        ? undefined
+        : async (lookup) => {
+            const key = cacheKey(lookup);
+            const { entry } = await readShared(shared, key);
+            if (entry?.kind !== 'page' || entry.freshUntil <= now()) return undefined;
+            adopt(key, entry);
+            shared.countHit();
+            return entry;
+          },
 
     encode(lookup, page, encoding) {
       return encodeOnce(page, encoding, (copy) => {

@@ -51,7 +51,7 @@ async function replicas(count: number, budgetPerHour: number, commandTimeoutMs?:
 
 describe('the shared quota', () => {
   it('never grants more than the budget, however replicas interleave', async () => {
-    const guards = await replicas(4, 250);
+    const guards = await replicas(4, 250, 5000);
     const decisions = await Promise.all(
       Array.from({ length: 1000 }, (_, i) => guards[i % 4]!.tryAcquire()),
     );
@@ -61,6 +61,17 @@ describe('the shared quota', () => {
     // The first calls leave the window in about an hour.
     expect(refused?.ok === false && refused.retryAfterSeconds).toBeGreaterThan(3590);
     expect(await guards[0]!.secondsUntilRoomFor(1)).toBeGreaterThan(3590);
+    for (const guard of guards) guard.close();
+  });
+
+  it('nor when commands miss their deadline (their scripts may have run all the same)', async () => {
+    const guards = await replicas(4, 250, 3);
+    const decisions = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => guards[i % 4]!.tryAcquire()),
+    );
+    const granted = decisions.filter((d) => d.ok).length;
+    expect(granted).toBeLessThanOrEqual(250);
+    expect(granted).toBeGreaterThan(0);
     for (const guard of guards) guard.close();
   });
 

@@ -154,7 +154,11 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     if (old > 0) recent.splice(0, old);
   };
 
-  const onDown = () => {
+  /** Whether this replica has charged itself its part since it last lost touch with Redis. */
+  let charged = false;
+  const chargeOnce = () => {
+    if (charged) return;
+    charged = true;
     // Our part of what the deployment had spent this hour, so the shares add up to the budget,
     // and our own latest calls, which other replicas' last views may have missed.
     forgetOld(now());
@@ -176,8 +180,10 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     }
   };
   connection.onChange((state) => {
-    if (state === 'up') void writeBack();
-    else onDown();
+    if (state === 'up') {
+      charged = false;
+      void writeBack();
+    } else chargeOnce();
   });
 
   const refresh = async () => {
@@ -195,7 +201,10 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   const timer = setInterval(() => void refresh(), refreshMs);
   timer.unref();
 
+  // Also when one command fails while the link is up (a reply later than the deadline): the
+  // script may well have run, and the calls of the others go on being counted there.
   const decideLocally = (): QuotaDecision => {
+    chargeOnce();
     fallback.decided++;
     const decision = local.tryAcquire();
     if (decision.ok) {
@@ -221,6 +230,9 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
       const [verdict, figure] = answer;
       if (verdict === 0) {
         seen.used = figure;
+        // Once this replica has fallen back, its own guard counts what Redis still grants it
+        // (late replies): its fallback share must not be spent a second time.
+        if (charged) local.charge(1);
         const at = now();
         forgetOld(at);
         recent.push(at);
