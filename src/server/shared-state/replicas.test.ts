@@ -180,7 +180,59 @@ describe('replicas sharing state through Redis', () => {
   });
 });
 
+describe('replicas sharing what they learn of failures', () => {
+  it("a page failing on A is held back on B; A's breaker opening spares B's and C's quota", async () => {
+    await using replicas = await cluster({ BREAKER_THRESHOLD: '3', BREAKER_OPEN_MS: '20000' });
+    const [a, b, c] = replicas as unknown as [Replica, Replica, Replica];
+    upstream.setFallback((_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'application/problem+json' });
+      res.end('{"status":500}');
+    });
+    expect((await get(a, page(1))).status).toBe(502);
+    expect(upstream.hits()).toBe(1);
+    // B holds the page back as A does: the same problem, with a wait, and no call.
+    const held = await get(b, page(1));
+    expect(held.status).toBe(502);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(upstream.hits()).toBe(1);
+
+    // Two more pages fail on A: its breaker opens, and so do B's and C's.
+    await get(a, page(2));
+    await get(a, page(3));
+    expect(upstream.hits()).toBe(3);
+    await until(
+      async () => (await metric(c, 'explorer_upstream_breaker_state{state="open"}')) === 1,
+    );
+    for (const replica of [b, c]) {
+      const refused = await get(replica, page(50));
+      expect(refused.status).toBe(503);
+      expect(refused.body).toContain('upstream_unavailable');
+    }
+    expect(upstream.hits()).toBe(3);
+  });
+});
+
 describe('replicas when Redis fails', () => {
+  it('Redis frozen (connected, answering nothing): requests answer within the deadline, /readyz degraded', async () => {
+    await using replicas = await cluster({});
+    const [a, b] = replicas as unknown as [Replica, Replica, Replica];
+    expect((await get(a, page(1))).status).toBe(200);
+    redis.freeze();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, n) => get(replicas[n % 3] as Replica, page(n % 10))),
+      );
+      expect(answers.map((x) => x.status)).toEqual(Array(30).fill(200));
+      // At most one command deadline (250 ms) before the heartbeat takes Redis out of the way.
+      expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(900);
+      await until(async () => (await readyz(b)).status === 'degraded');
+      expect(await readyz(b)).toMatchObject({ http: 200, reason: 'shared_state_unavailable' });
+    } finally {
+      redis.thaw();
+    }
+    await until(async () => (await readyz(b)).status === 'ready');
+  });
+
   it('Redis stopped under load: cached pages keep coming, calls within the fallback share, /readyz 200 degraded; restarted: sharing resumes', async () => {
     const budget = 300;
     await using replicas = await cluster({ CATALOGUE_QUOTA_PER_HOUR: String(budget) });
