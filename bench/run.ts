@@ -16,7 +16,7 @@ import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
 
-// `npm run bench`: the nine benchmarks (docs/benchmarks.md), each beside a reference measured
+// `npm run bench`: the benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
 // its figures mean nothing. `--only 1,4` picks some. `--out FILE` also writes the table (the
 // full run's goes to docs/bench.md).

@@ -23,6 +23,12 @@ export interface Replica {
   kill(): Promise<void>;
 }
 
+/** Every replica started and not yet gone: killed if the test process ends first. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 let shellDir: string | null = null;
 /** A built app's stand-in: replicas need an index.html to serve pages around. */
 function staticRoot(): string {
@@ -52,6 +58,8 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -90,7 +98,17 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
   };
 }
 
-/** Starts `count` replicas with one environment. */
-export function startReplicas(count: number, env: Record<string, string>): Promise<Replica[]> {
-  return Promise.all(Array.from({ length: count }, () => startReplica(env)));
+/** Starts `count` replicas with one environment; if one cannot start, none is left running. */
+export async function startReplicas(
+  count: number,
+  env: Record<string, string>,
+): Promise<Replica[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startReplica(env)));
+  const replicas = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed !== undefined) {
+    await Promise.all(replicas.map((r) => r.kill()));
+    throw failed.reason;
+  }
+  return replicas;
 }

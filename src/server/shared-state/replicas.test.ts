@@ -53,9 +53,14 @@ async function cluster(
     LOG_LEVEL: 'info',
     ...env,
   });
-  // Every replica has connected to Redis before the test begins.
-  for (const replica of replicas)
-    await until(async () => (await readyz(replica)).status === 'ready');
+  // Every replica has connected to Redis before the test begins (or none is left running).
+  try {
+    for (const replica of replicas)
+      await until(async () => (await readyz(replica)).status === 'ready');
+  } catch (error) {
+    await Promise.all(replicas.map((r) => r.kill()));
+    throw error;
+  }
   return Object.assign(replicas, {
     [Symbol.asyncDispose]: async () => {
       for (const r of replicas)
