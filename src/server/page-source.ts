@@ -542,7 +542,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         ? undefined
         : async (lookup) => {
             const key = cacheKey(lookup);
-            const { entry } = await readShared(shared, key);
+            const entry = await shared.entry(key);
             if (entry?.kind !== 'page' || entry.freshUntil <= now()) return undefined;
             adopt(key, entry);
             shared.countHit();
