@@ -234,7 +234,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
   ): Promise<PageAnswer> {
     if (shared !== undefined && !(await shared.claim(key))) {
       // Another replica claimed the page since we looked: its result rather than a second call.
-      const other = await fromOtherReplica(lookup, key, previous);
+      const other = await fromOtherReplica(key, previous);
       if (other !== undefined) {
         if (pass !== undefined) breaker?.record(pass, 'neutral', key);
         return other;
@@ -325,7 +325,6 @@ export function createPageSource(options: PageSourceOptions): PageSource {
    * claim ended without a result to share or the wait ran out: then this replica may fetch.
    */
   async function fromOtherReplica(
-    lookup: Lookup,
     key: string,
     previous: StoredPage | undefined,
   ): Promise<PageAnswer | undefined> {
@@ -348,7 +347,6 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         upstreamStatus,
       });
     }
-    void lookup;
     return undefined;
   }
 
@@ -494,7 +492,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       // Another replica is fetching it: wait for its result, merged like a local flight (and
       // free, like one); fetch here only if that comes to nothing.
       const waited = coalescer.start(key, async () => {
-        const other = await fromOtherReplica(lookup, key, previous);
+        const other = await fromOtherReplica(key, previous);
         if (other !== undefined) return other;
         // Inside the key's own flight: admitted, it fetches here rather than start another.
         const admission = await admit(key, client, previous);

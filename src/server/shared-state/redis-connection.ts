@@ -136,10 +136,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       failures++;
       if (state === 'up') {
         // A slow answer or a dropped connection: check now, so the next requests skip Redis.
-        if (client.status !== 'ready') moveTo('down', 'disconnected');
+        if (client.status !== 'ready') moveTo('down', describe(error));
         else void beat();
       }
-      void error;
     },
     stats: () => ({ state, transitions, failures }),
     async close() {

@@ -41,10 +41,13 @@ export function createSharedClientLimit(options: SharedClientLimitOptions): Clie
     rejectIfRedisNotReady: true,
   });
 
-  const decide = async (limiter: RateLimiterMemory | RateLimiterRedis, client: string) => {
+  const decide = async (
+    limiter: RateLimiterMemory | RateLimiterRedis,
+    client: string,
+  ): Promise<RateDecision> => {
     try {
       await limiter.consume(client);
-      return { ok: true } as RateDecision;
+      return { ok: true };
     } catch (refusal) {
       // A refusal carries the wait; anything else is the store failing (the insurance
       // limiter answers those when Redis was tried): never turn a client away for our fault.
@@ -52,10 +55,10 @@ export function createSharedClientLimit(options: SharedClientLimitOptions): Clie
         return {
           ok: false,
           retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)),
-        } as RateDecision;
+        };
       }
       connection.reportFailure(refusal);
-      return { ok: true } as RateDecision;
+      return { ok: true };
     }
   };
 
