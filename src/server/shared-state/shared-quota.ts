@@ -22,7 +22,10 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 // each also charges itself in full for the calls it made in that last moment (`recentMs`,
 // longer than the gap between two readings): together those cover whatever the others' views
 // missed. The calls made without Redis are written back when it returns, so the shared
-// window counts them.
+// window counts them. A Redis that comes back empty (restarted without persistence, or a
+// replica promoted without the latest writes) is recognised by a key that names the window's
+// life (`epoch`): then each replica writes back every call it made in the last hour, so the
+// new window starts from what was really spent.
 
 const WINDOW_MS = 3600_000;
 
@@ -95,6 +98,14 @@ redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 60_000})
 return #ARGV
 `;
 
+/** KEYS: epoch. ARGV: a new epoch's name. The window's epoch, started if there is none. */
+const EPOCH = `
+local epoch = redis.call('GET', KEYS[1])
+if epoch then return epoch end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`;
+
 export interface SharedQuotaOptions {
   connection: RedisConnection;
   budgetPerHour: number;
@@ -132,7 +143,9 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     window: `${keyPrefix}quota:window`,
     pause: `${keyPrefix}quota:paused-until`,
     seq: `${keyPrefix}quota:seq`,
+    epoch: `${keyPrefix}quota:epoch`,
   };
+  const startEpoch = luaScript(client, 'explorerQuotaEpoch', 1, EPOCH);
   const acquire = luaScript(client, 'explorerQuotaAcquire', 3, ACQUIRE);
   const usage = luaScript(client, 'explorerQuotaUsage', 2, USAGE);
   const room = luaScript(client, 'explorerQuotaRoom', 1, ROOM);
@@ -164,18 +177,36 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     forgetOld(now());
     local.charge(Math.ceil(seen.used / replicas) + recent.length);
   };
+  /** Every call this replica made in the last hour, shared or not (oldest first). */
+  let mine: number[] = [];
+  const remember = (at: number) => {
+    mine.push(at);
+    // Dropped in batches: the array is copied once per thousand expired calls at most.
+    if (mine.length > 1000 && (mine[999] as number) <= at - WINDOW_MS)
+      mine = mine.filter((t) => t > at - WINDOW_MS);
+  };
+  /** The epoch of the window this replica has been counting in. */
+  let epoch: string | undefined;
+
   const writeBack = async () => {
-    if (unrecorded.length === 0) return;
-    const batch = unrecorded;
+    const pending = unrecorded;
     unrecorded = [];
-    const at = now();
+    const before = epoch;
     try {
-      await replay(
-        [keys.window, keys.seq],
-        batch.filter((t) => at - t < WINDOW_MS).map((t) => at - t),
+      const current = String(
+        await startEpoch([keys.epoch], [`${now()}-${Math.random().toString(36).slice(2)}`]),
       );
+      const lost = before !== undefined && current !== before;
+      epoch = current;
+      // The window was lost: all of this hour's calls; otherwise those made without Redis.
+      const at = now();
+      const ages = (lost ? mine : pending).filter((t) => at - t < WINDOW_MS).map((t) => at - t);
+      for (let i = 0; i < ages.length; i += 1000)
+        await replay([keys.window, keys.seq], ages.slice(i, i + 1000));
     } catch (error) {
-      unrecorded = batch.concat(unrecorded);
+      // Tried again at the next reconnection (a part written twice only counts more).
+      epoch = before;
+      unrecorded = pending.concat(unrecorded);
       connection.reportFailure(error);
     }
   };
@@ -209,7 +240,9 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     const decision = local.tryAcquire();
     if (decision.ok) {
       fallback.granted++;
-      unrecorded.push(now());
+      const at = now();
+      unrecorded.push(at);
+      remember(at);
     }
     return decision;
   };
@@ -236,6 +269,7 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
         const at = now();
         forgetOld(at);
         recent.push(at);
+        remember(at);
         return { ok: true };
       }
       return {
