@@ -7,6 +7,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 // Screenshots of every view, desktop 1280×800 and phone 360×740, light and dark,
 // into docs/screenshots/. Run after a build:
 //   npm run build && node e2e/screenshots.ts
+// (SCREENSHOT_ONLY=whole-list takes only the views whose name starts with it)
 // against a running explorer (SCREENSHOT_BASE_URL=http://127.0.0.1:8080), or, by default,
 // against one it starts itself on a spare port with the embedded catalogue.
 
@@ -44,6 +45,32 @@ const views: Array<{ name: string; path: string; ready: (page: Page) => Promise<
     name: 'channel-no-playlists',
     path: `/channel/${FIXTURE_IDS.smallChannel}/playlists`,
     ready: (p) => p.getByText('This channel has no public playlists').waitFor(),
+  },
+  {
+    // The "Whole list" panel, opened by a shared range, after Load all: totals, sort, export,
+    // the charts and the find bar, scrolled to the panel's top.
+    name: 'whole-list',
+    path: `/playlist/${FIXTURE_IDS.playlist101}?from=20&to=60`,
+    ready: async (p) => {
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await p.getByRole('button', { name: 'Load all', exact: true }).click();
+      await p.getByText('All 101 items are loaded').waitFor();
+      await p.getByTestId('total-duration').waitFor();
+      await p.getByRole('region', { name: 'Whole list' }).evaluate((e) => e.scrollIntoView());
+    },
+  },
+  {
+    // Find over a sorted channel: the bar stays over the list, the match is marked.
+    name: 'whole-list-find',
+    path: `/channel/${FIXTURE_IDS.smallChannel}?sort=views&q=jazz`,
+    ready: async (p) => {
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      const find = p.getByRole('searchbox', { name: 'Find in titles' });
+      await p.getByTestId('find-count').getByText(/match/).waitFor();
+      await find.press('Enter');
+      await p.locator('li[aria-posinset] [aria-current="true"]').waitFor();
+      await find.blur();
+    },
   },
   {
     name: 'playlist-not-found',
@@ -90,7 +117,8 @@ try {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ ...device, colorScheme });
       const page = await context.newPage();
-      for (const view of views) {
+      const only = process.env.SCREENSHOT_ONLY;
+      for (const view of views.filter((v) => !only || v.name.startsWith(only))) {
         await page.goto(base + view.path);
         await view.ready(page);
         // Thumbnails on screen have loaded (lazy ones below the fold are left alone).

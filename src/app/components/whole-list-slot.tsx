@@ -77,7 +77,7 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
     <>
       <section
         aria-labelledby={headingId}
-        className="mb-4 rounded-xl border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
+        className="mb-2 rounded-xl border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
       >
         <h2 className="text-base font-semibold">
           <button
@@ -91,7 +91,8 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
               aria-hidden="true"
               className={`inline-block text-xs transition-transform ${host.open ? 'rotate-90' : ''}`}
             >
-              ▶
+              {/* Text presentation: with a colour emoji font, a bare ▶ draws as a play button. */}
+              {'\u25B6\uFE0E'}
             </span>
             <span id={headingId}>Whole list</span>
             <span

@@ -8,7 +8,8 @@ import { CARD, QUIET, SUBHEADING } from './ui.ts';
 // on a log scale. Each chart has its words in a figcaption and its numbers in a table that
 // screen readers read instead of the picture; the colours follow the light or dark theme.
 
-const BAR = 36;
+/** Every chart is as wide, whatever its number of bars, so their text is the same size. */
+const WIDTH = 320;
 const GAP = 6;
 const PLOT = 96;
 const TOP = 14;
@@ -27,7 +28,8 @@ function BarChart({
 }) {
   const captionId = useId();
   const max = Math.max(1, ...bins.map((b) => b.count));
-  const width = bins.length * (BAR + GAP) + GAP;
+  const width = WIDTH;
+  const bar = (WIDTH - GAP * (bins.length + 1)) / Math.max(1, bins.length);
   const height = TOP + PLOT + LABELS;
   return (
     <figure aria-labelledby={captionId} className="min-w-0">
@@ -50,32 +52,32 @@ function BarChart({
         />
         {bins.map((bin, i) => {
           const h = bin.count === 0 ? 0 : Math.max(2, (bin.count / max) * PLOT);
-          const x = GAP + i * (BAR + GAP);
+          const x = GAP + i * (bar + GAP);
           return (
             <g key={bin.label}>
               <rect
                 x={x}
                 y={TOP + PLOT - h}
-                width={BAR}
+                width={bar}
                 height={h}
                 rx={2}
                 className="fill-blue-600 dark:fill-blue-400"
               />
               {bin.count > 0 && (
                 <text
-                  x={x + BAR / 2}
+                  x={x + bar / 2}
                   y={TOP + PLOT - h - 3}
                   textAnchor="middle"
-                  className="fill-zinc-700 text-[9px] tabular-nums dark:fill-zinc-300"
+                  className="fill-zinc-700 text-[10px] tabular-nums dark:fill-zinc-300"
                 >
                   {bin.count >= 10_000 ? `${Math.round(bin.count / 1000)}K` : bin.count}
                 </text>
               )}
               <text
-                x={x + BAR / 2}
+                x={x + bar / 2}
                 y={TOP + PLOT + 13}
                 textAnchor="middle"
-                className="fill-zinc-700 text-[9px] dark:fill-zinc-300"
+                className="fill-zinc-700 text-[10px] dark:fill-zinc-300"
               >
                 {bin.label}
               </text>

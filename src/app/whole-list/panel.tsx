@@ -117,12 +117,21 @@ function Sort({ list, items, complete, host, walk }: WholeListSlotProps & { walk
 export function WholeListPanel(props: WholeListSlotProps) {
   const walk = useWalk(props.list, props.id);
   return (
-    <div className="grid grid-cols-1 items-start gap-3 md:grid-cols-2">
-      <LoadAll {...props} walk={walk} />
-      <Totals {...props} />
-      <Sort {...props} walk={walk} />
-      <Export list={props.list} id={props.id} />
-      <div className="md:col-span-2">
+    // One column on a phone, in reading order; from md, the total beside the three others.
+    <div className="grid grid-cols-1 items-start gap-3 md:grid-cols-2 md:grid-rows-[auto_auto_1fr]">
+      <div className="min-w-0 md:col-start-1">
+        <LoadAll {...props} walk={walk} />
+      </div>
+      <div className="min-w-0 md:col-start-2 md:row-span-3 md:row-start-1">
+        <Totals {...props} />
+      </div>
+      <div className="min-w-0 md:col-start-1">
+        <Sort {...props} walk={walk} />
+      </div>
+      <div className="min-w-0 md:col-start-1">
+        <Export list={props.list} id={props.id} />
+      </div>
+      <div className="min-w-0 md:col-span-2">
         <Charts list={props.list} items={props.items} complete={props.complete} />
       </div>
     </div>

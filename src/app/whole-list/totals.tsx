@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { playlistPath } from '../../shared/app-routes.ts';
 import type { ListSummary, NotableItem } from '../../shared/whole-list.ts';
-import { summaryOptions } from '../api/whole-list-queries.ts';
+import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
 import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
 import { formatCount, formatDuration, plural } from '../lib/format.ts';
 import { readPanelParams, replacePanelParams } from '../lib/whole-list-params.ts';
@@ -229,8 +229,21 @@ export function Totals(props: WholeListSlotProps) {
     const { from, to } = readPanelParams(window.location.search);
     return { from, to };
   });
-  const summary = useQuery(summaryOptions(props.list, props.id, range.from, range.to));
+  // The server adds up by reading every page: asked for at once when that is free (the pages
+  // are cached, or the whole list is already here) or when a link names a range; otherwise
+  // what it would cost is said first, as for Load all.
+  const [asked, setAsked] = useState(() => range.from !== undefined || range.to !== undefined);
+  const cost = useQuery({
+    ...walkCostOptions(props.list, props.id),
+    enabled: !props.complete && !asked,
+  });
+  const free = props.complete || cost.data?.lookups === 0;
+  const summary = useQuery({
+    ...summaryOptions(props.list, props.id, range.from, range.to),
+    enabled: asked || free,
+  });
   const apply = (next: Range) => {
+    setAsked(true);
     setRange(next);
     replacePanelParams(next);
   };
@@ -238,7 +251,18 @@ export function Totals(props: WholeListSlotProps) {
   return (
     <div className={CARD}>
       <h3 className={SUBHEADING}>{heading}</h3>
-      {summary.isPending ? (
+      {!asked && !free ? (
+        <div className="mt-2 space-y-2">
+          <p className={NOTE}>
+            {cost.data?.lookups
+              ? `Adding up every item reads the whole list: ${plural(cost.data.lookups, 'lookup', 'lookups')} to the catalogue.`
+              : 'Adding up every item reads the whole list, a lookup for each page not yet read.'}
+          </p>
+          <button type="button" onClick={() => setAsked(true)} className={BUTTON}>
+            Add up the whole list
+          </button>
+        </div>
+      ) : summary.isPending ? (
         <p role="status" className={`${QUIET} mt-2`}>
           Adding up the list…
         </p>

@@ -1,3 +1,5 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDemoStore } from '../../catalogue/catalogue-db.ts';
@@ -157,101 +159,49 @@ describe('the document', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// The whole document against the official OpenAPI 3.1 schema.
+
+describe('the document, against the OpenAPI 3.1 schema', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is judged, not waved through', async () => {
+    // A copy broken in one place is refused, so the check above means something.
+    const broken = structuredClone(document);
+    (broken.paths['/healthz'] as Json).get = { responses: { ok: {} } };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // The schemas against real answers.
 //
-// No JSON Schema validator is a dependency of the project, so this is a small one for exactly
-// the keywords zod writes for the contract. It refuses any keyword it does not know, so a
-// schema it cannot judge fails the test rather than passing unread.
+// Ajv in strict mode judges the component schemas as JSON Schema draft 2020-12 (the document's
+// jsonSchemaDialect): a keyword it does not know fails the test rather than passing unread. The
+// OpenAPI schema above does not look inside Schema Objects, so this is what checks them.
+// The components sit under one schema of their own, so that their `#/components/schemas/…`
+// references resolve exactly as they do in the document.
 
-const KNOWN_KEYWORDS = new Set([
-  'type',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'enum',
-  'const',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  '$ref',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'description',
-]);
+const COMPONENTS_ID = 'https://catalogue-explorer.invalid/openapi.json';
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+// `components` is the document's key, not a JSON Schema keyword: declared so strict mode lets
+// the root through; everything under it is still compiled strictly when referenced.
+ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
+ajv.addSchema({ $id: COMPONENTS_ID, components: document.components });
 
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}
-
-/** The errors of `value` against `schema` (empty: valid). */
-function check(schema: Json, value: unknown, at = '$'): string[] {
-  for (const key of Object.keys(schema))
-    if (!KNOWN_KEYWORDS.has(key)) throw new Error(`unknown keyword ${key} at ${at}`);
-  const errors: string[] = [];
-  const fail = (why: string) => errors.push(`${at}: ${why}`);
-  if (typeof schema.$ref === 'string')
-    errors.push(...check(pointer(schema.$ref) as Json, value, at));
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    const actual = typeOf(value);
-    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number')))
-      fail(`${actual} is not ${types.join('|')}`);
-  }
-  if (schema.enum !== undefined && !(schema.enum as unknown[]).includes(value)) fail('not in enum');
-  if ('const' in schema && schema.const !== value) fail('not the const');
-  if (typeof value === 'number') {
-    if (typeof schema.minimum === 'number' && value < schema.minimum) fail('below minimum');
-    if (typeof schema.maximum === 'number' && value > schema.maximum) fail('above maximum');
-    if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum)
-      fail('not above exclusiveMinimum');
-    if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum)
-      fail('not below exclusiveMaximum');
-  }
-  if (typeof value === 'string') {
-    if (typeof schema.minLength === 'number' && value.length < schema.minLength) fail('too short');
-    if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) fail('too long');
-    if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value))
-      fail('does not match pattern');
-  }
-  if (Array.isArray(value)) {
-    if (typeof schema.minItems === 'number' && value.length < schema.minItems) fail('too few');
-    if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) fail('too many');
-    if (schema.items !== undefined)
-      value.forEach((item, i) => errors.push(...check(schema.items as Json, item, `${at}[${i}]`)));
-  }
-  if (typeOf(value) === 'object') {
-    const object = value as Json;
-    for (const name of (schema.required as string[] | undefined) ?? [])
-      if (!(name in object)) fail(`missing ${name}`);
-    const properties = (schema.properties as Record<string, Json> | undefined) ?? {};
-    for (const [name, v] of Object.entries(object)) {
-      if (properties[name] !== undefined)
-        errors.push(...check(properties[name], v, `${at}.${name}`));
-      else if (schema.additionalProperties === false) fail(`unexpected ${name}`);
-    }
-  }
-  if (schema.allOf !== undefined)
-    for (const part of schema.allOf as Json[]) errors.push(...check(part, value, at));
-  if (schema.anyOf !== undefined) {
-    if (!(schema.anyOf as Json[]).some((part) => check(part, value, at).length === 0))
-      fail('matches none of anyOf');
-  }
-  if (schema.oneOf !== undefined) {
-    const matching = (schema.oneOf as Json[]).filter((part) => check(part, value, at).length === 0);
-    if (matching.length !== 1) fail(`matches ${matching.length} of oneOf`);
-  }
-  return errors;
+/** The errors of `value` against `schema`, a reference into the document (empty: valid). */
+function check(schema: Json, value: unknown): string[] {
+  if (typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
+    throw new Error(`not a reference into the document: ${JSON.stringify(schema)}`);
+  const validate = ajv.getSchema(`${COMPONENTS_ID}${schema.$ref}`);
+  if (validate === undefined) throw new Error(`no schema at ${schema.$ref}`);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `$${e.instancePath}: ${e.message ?? e.keyword}`);
 }
 
 const component = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -284,6 +234,13 @@ describe('the schemas, against real answers', () => {
     'channel-videos': 'ChannelVideosPage',
     'channel-playlists': 'ChannelPlaylistsPage',
   };
+
+  it('are draft 2020-12 schemas, each compiled in strict mode', () => {
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);
+      expect(() => check(component(name), null), name).not.toThrow();
+    }
+  });
 
   it('a playlist’s first and last pages are PlaylistPages, as the 200 answer says', async () => {
     const first = await page('playlist', FIXTURE_IDS.playlist101);

@@ -4,7 +4,6 @@ import {
   EXPORT_TYPES,
   exportFormats,
   listKindSchema,
-  rangeQuerySchema,
   type ExportFormat,
   type ListKind,
   type WalkEvent,
@@ -52,12 +51,8 @@ function readTarget(c: Context<AppEnv>, rawId: string): Target {
         { instance },
       ),
     };
-  let id: string;
-  try {
-    id = decodeURIComponent(rawId);
-  } catch {
-    id = rawId;
-  }
+  // The router has decoded the segment once; a second decode would read `%2550…` as `P…`.
+  const id = rawId;
   if (!endpoints[list.data].idSchema.safeParse(id).success)
     return {
       ok: false,
@@ -72,6 +67,81 @@ function readTarget(c: Context<AppEnv>, rawId: string): Target {
 }
 
 const NOT_STORED = { 'Cache-Control': 'no-store' };
+
+function decodeOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A range bound: a whole number from 1, written plainly (no sign, exponent, hex or spaces). */
+const BOUND = /^[1-9][0-9]{0,8}$/;
+
+/**
+ * The query of a whole-list request, read as strictly as the lookups read theirs: only the
+ * parameters `allowed`, each at most once, or a 400 problem saying which is wrong.
+ */
+function readQuery(
+  c: Context<AppEnv>,
+  allowed: readonly string[],
+): { ok: true; values: Map<string, string> } | { ok: false; response: Response } {
+  const url = c.req.url;
+  const mark = url.indexOf('?');
+  const hash = url.indexOf('#', mark);
+  const raw = mark === -1 ? '' : url.slice(mark + 1, hash === -1 ? undefined : hash);
+  const values = new Map<string, string>();
+  const refuse = (code: 'unknown_parameter' | 'repeated_parameter', detail: string) => ({
+    ok: false as const,
+    response: problemResponse(400, code, detail, { instance: c.req.path }),
+  });
+  for (const part of raw.split('&')) {
+    if (part === '') continue;
+    const equals = part.indexOf('=');
+    const name = decodeOrNull(equals === -1 ? part : part.slice(0, equals));
+    if (name === null) return refuse('unknown_parameter', 'A parameter name is not readable.');
+    // An undecodable value is kept as it came: no bound reads as one.
+    const rawValue = equals === -1 ? '' : part.slice(equals + 1);
+    const value = decodeOrNull(rawValue) ?? rawValue;
+    if (!allowed.includes(name))
+      return refuse(
+        'unknown_parameter',
+        allowed.length === 0
+          ? 'This takes no parameters.'
+          : `Unknown parameter; this takes only ${allowed.join(' and ')}.`,
+      );
+    if (values.has(name)) return refuse('repeated_parameter', `${name} is given more than once.`);
+    values.set(name, value);
+  }
+  return { ok: true, values };
+}
+
+/** `?from=A&to=B`: 1-based, inclusive, A ≤ B; either may be left out. */
+function readRange(
+  c: Context<AppEnv>,
+): { ok: true; range: { from?: number; to?: number } } | { ok: false; response: Response } {
+  const query = readQuery(c, ['from', 'to']);
+  if (!query.ok) return query;
+  const from = query.values.get('from');
+  const to = query.values.get('to');
+  const bad = [from, to].some((bound) => bound !== undefined && !BOUND.test(bound));
+  const range = {
+    from: from === undefined ? undefined : Number(from),
+    to: to === undefined ? undefined : Number(to),
+  };
+  if (bad || (range.from !== undefined && range.to !== undefined && range.from > range.to))
+    return {
+      ok: false,
+      response: problemResponse(
+        400,
+        'invalid_range',
+        'A range is two whole numbers from 1, `from` no later than `to` (as in ?from=20&to=60).',
+        { instance: c.req.path },
+      ),
+    };
+  return { ok: true, range };
+}
 
 /**
  * The checks every whole-list answer makes before it reads a page: the first page (its problem
@@ -145,26 +215,12 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
     const target = readTarget(c, c.req.param('id') ?? '');
     if (!target.ok) return target.response;
     const { list, id } = target;
-    const range = rangeQuerySchema.safeParse(c.req.query());
-    const unknown = Object.keys(c.req.query()).filter((name) => name !== 'from' && name !== 'to');
-    if (!range.success || unknown.length > 0) {
-      const detail =
-        unknown.length > 0
-          ? `Unknown parameter: ${unknown[0]}. A summary takes from and to.`
-          : 'A range is two whole numbers from 1, `from` no later than `to` (as in ?from=20&to=60).';
-      return problemResponse(
-        400,
-        unknown.length > 0 ? 'unknown_parameter' : 'invalid_range',
-        detail,
-        {
-          instance: c.req.path,
-        },
-      );
-    }
-    const started = await startWalk(c, options, list, id, range.data.to);
+    const range = readRange(c);
+    if (!range.ok) return range.response;
+    const started = await startWalk(c, options, list, id, range.range.to);
     if (!started.ok) return started.response;
     const { walk, priced } = started;
-    const fold = createSummaryFold(list, range.data);
+    const fold = createSummaryFold(list, range.range);
     try {
       for (;;) {
         const step = await walk.next();
@@ -221,6 +277,8 @@ export function walkCostRoute(options: WholeListOptions): Handler<AppEnv> {
     c.get('log').route = 'api:walk-cost';
     const target = readTarget(c, c.req.param('id') ?? '');
     if (!target.ok) return target.response;
+    const query = readQuery(c, []);
+    if (!query.ok) return query.response;
     const priced = await walkCost(
       options,
       target.list,
@@ -257,7 +315,12 @@ function walkBody(
     ) => string;
     cutOnIncomplete: boolean;
   },
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array> | null {
+  // A HEAD has its headers and no body: nothing will read the walk, so it ends here.
+  if (c.req.method === 'HEAD') {
+    walk.release();
+    return null;
+  }
   const encoder = new TextEncoder();
   let first = true;
   let headSent = false;
@@ -265,30 +328,37 @@ function walkBody(
     {
       async pull(controller) {
         try {
-          const step = await walk.next();
-          if (step.done) {
-            const { end } = step;
-            if (!end.complete && parts.cutOnIncomplete) {
-              cut(c, controller, end.stoppedBy.detail);
+          // Until something is sent: a page may add no text (an empty list's only page in a URL
+          // list), and a stream with no room ahead is pulled again only after an enqueue.
+          for (;;) {
+            const step = await walk.next();
+            if (step.done) {
+              const { end } = step;
+              if (!end.complete && parts.cutOnIncomplete) {
+                cut(c, controller, end.stoppedBy.detail);
+                return;
+              }
+              const text =
+                (headSent ? '' : parts.head) +
+                parts.tail(
+                  {
+                    complete: end.complete,
+                    stoppedBy: end.stoppedBy && withoutStatus(end.stoppedBy),
+                  },
+                  walk.progress(),
+                );
+              if (text !== '') controller.enqueue(encoder.encode(text));
+              controller.close();
               return;
             }
-            const text =
-              (headSent ? '' : parts.head) +
-              parts.tail(
-                {
-                  complete: end.complete,
-                  stoppedBy: end.stoppedBy && withoutStatus(end.stoppedBy),
-                },
-                walk.progress(),
-              );
-            if (text !== '') controller.enqueue(encoder.encode(text));
-            controller.close();
-            return;
+            const text = (headSent ? '' : parts.head) + parts.page(step.value, first);
+            headSent = true;
+            first = false;
+            if (text !== '') {
+              controller.enqueue(encoder.encode(text));
+              return;
+            }
           }
-          const text = (headSent ? '' : parts.head) + parts.page(step.value, first);
-          headSent = true;
-          first = false;
-          if (text !== '') controller.enqueue(encoder.encode(text));
         } catch (error) {
           walk.release();
           cut(c, controller, error instanceof Error ? error.message : 'the walk failed');
@@ -333,10 +403,8 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
     const target = readTarget(c, file.slice(0, dot));
     if (!target.ok) return target.response;
     const { list, id } = target;
-    if (Object.keys(c.req.query()).length > 0)
-      return problemResponse(400, 'unknown_parameter', 'An export takes no parameters.', {
-        instance: c.req.path,
-      });
+    const query = readQuery(c, []);
+    if (!query.ok) return query.response;
     const started = await startWalk(c, options, list, id);
     if (!started.ok) return started.response;
     const { walk, priced } = started;
@@ -364,6 +432,8 @@ export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
     c.get('log').route = 'api:walk';
     const target = readTarget(c, c.req.param('id') ?? '');
     if (!target.ok) return target.response;
+    const query = readQuery(c, []);
+    if (!query.ok) return query.response;
     const { list, id } = target;
     const started = await startWalk(c, options, list, id);
     if (!started.ok) return started.response;

@@ -128,14 +128,12 @@ export function createWalkRegistry(options: {
     const shared = entry;
 
     const stop = new AbortController();
-    const onAbort = () => stop.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       stop.abort();
-      signal?.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', release);
       lease?.release();
       walks--;
       const left = (perClient.get(client) ?? 1) - 1;
@@ -143,6 +141,10 @@ export function createWalkRegistry(options: {
       else perClient.set(client, left);
       if (--shared.readers === 0) lists.delete(key);
     };
+    // The reader went away (its request was aborted): the walk is over, whether or not
+    // anything asks for its next page again.
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release, { once: true });
 
     const mine: WalkProgress = { pages: 0, items: 0, totalItems: null };
     /** The continuation of the next page; undefined once the chain has ended. */

@@ -86,6 +86,14 @@ async function serveExplorer(env: Record<string, string> = {}) {
 
 type Served = Awaited<ReturnType<typeof serveExplorer>>;
 
+/** Switches the catalogue's faults (spec §5.3); every test ends with them off again. */
+const setFaults = (faults: object) =>
+  fetch(`${catalogue.url}/__faults`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+
 /** Every item of a list, read through the lookups a page at a time, as the app reads them. */
 async function itemsOneByOne(explorer: Served, list: ListKind, id: string) {
   const items: ListItem[] = [];
@@ -229,6 +237,38 @@ describe('summaries', () => {
     expect(noPlaylists.measure).toMatchObject({ kind: 'videoCount', unit: 'videos', total: 0 });
   });
 
+  it.each([
+    ['a hex bound', '?from=0x10'],
+    ['an exponent', '?to=1e3'],
+    ['a sign', '?from=%2B2'],
+    ['a decimal point', '?to=2.0'],
+    ['a space', '?from=%201'],
+  ])('a bound written loosely (%s) is a 400 too', async (_, query) => {
+    const explorer = await serveExplorer();
+    const response = await explorer.get(`/api/summary/playlist/${FIXTURE_IDS.playlist101}${query}`);
+    expect(response.status).toBe(400);
+    expect((await problemOf(response)).code).toBe('invalid_range');
+  });
+
+  it('parameters are read as strictly as the lookups read theirs', async () => {
+    const explorer = await serveExplorer();
+    const list = FIXTURE_IDS.playlist101;
+    const cases: Array<[string, string]> = [
+      [`/api/summary/playlist/${list}?from=2&from=3`, 'repeated_parameter'],
+      [`/api/walk/playlist/${list}?from=2`, 'unknown_parameter'],
+      [`/api/walk-cost/playlist/${list}?x`, 'unknown_parameter'],
+      [`/api/export/playlist/${list}.csv?download=1`, 'unknown_parameter'],
+      // The router decodes the ID once: `%2550` is `%50`, not `P`.
+      [`/api/summary/playlist/%2550LcatalogueDemoPlaylist0101items00`, 'invalid_id'],
+    ];
+    for (const [path, code] of cases) {
+      const response = await explorer.get(path);
+      expect(response.status, path).toBe(400);
+      expect((await problemOf(response)).code, path).toBe(code);
+    }
+    expect(upstream.hits()).toBe(0);
+  });
+
   it('unknown lists, bad IDs and unknown kinds answer as the lookups do', async () => {
     const explorer = await serveExplorer();
     const unknown = await explorer.get(
@@ -295,6 +335,31 @@ describe('exports', () => {
     60_000,
   );
 
+  it('an empty list exports a header, an empty array or an empty URL list', async () => {
+    const explorer = await serveExplorer();
+    // One after the other: a client runs two walks at most.
+    const answers = [];
+    for (const format of ['csv', 'json', 'txt'] as const) {
+      const response = await explorer.get(
+        exportPath('playlist', FIXTURE_IDS.playlistEmpty, format),
+      );
+      answers.push([format, response.status, await response.text()]);
+    }
+    expect(answers).toEqual([
+      [
+        'csv',
+        200,
+        `${[...EXPORT_COLUMNS.playlist.map((c) => c.name), ITEM_URL_FIELD].join(',')}\r\n`,
+      ],
+      ['json', 200, '[]\n'],
+      ['txt', 200, ''],
+    ]);
+    const none = await explorer.get(
+      exportPath('channel-playlists', FIXTURE_IDS.smallChannel, 'txt'),
+    );
+    expect([none.status, await none.text()]).toEqual([200, '']);
+  });
+
   it('titles with commas, quotes and line breaks survive a CSV round trip', async () => {
     const explorer = await serveExplorer();
     const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
@@ -335,11 +400,7 @@ describe('walks', () => {
   it('ten clients asking for the same walk at once cause one walk', async () => {
     const explorer = await serveExplorer();
     // A little latency, so that the ten are truly walking together.
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ latencyMs: 5 }),
-    });
+    await setFaults({ latencyMs: 5 });
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         explorer
@@ -382,11 +443,7 @@ describe('walks', () => {
     // Pages 1–10 are read and cached, then the upstream fails the next page asked for.
     await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000, { to: 1000 });
     expect(upstream.hits()).toBe(10);
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ failNext: { count: 1, status: 500, withContinuation: true } }),
-    });
+    await setFaults({ failNext: { count: 1, status: 500, withContinuation: true } });
     const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
     expect(response.status).toBe(200);
     // The body ends without its last chunk: reading it fails.
@@ -404,11 +461,7 @@ describe('walks', () => {
 
   it('the walk stream ends incomplete, and says why, when the upstream fails mid-walk', async () => {
     const explorer = await serveExplorer({ UPSTREAM_RETRIES: '0' });
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ failNext: { count: 1, status: 503, withContinuation: true } }),
-    });
+    await setFaults({ failNext: { count: 1, status: 503, withContinuation: true } });
     const response = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000));
     const events = (await response.text())
       .trim()
@@ -457,13 +510,29 @@ describe('walks', () => {
     expect(upstream.hits()).toBe(20);
   });
 
+  it('a HEAD of a walk or an export leaves no walk running', async () => {
+    const explorer = await serveExplorer();
+    const client = { headers: { 'X-Forwarded-For': '198.51.100.9' } };
+    for (const path of [
+      walkPath('playlist', FIXTURE_IDS.playlist101),
+      exportPath('playlist', FIXTURE_IDS.playlist101, 'csv'),
+      walkPath('channel-videos', FIXTURE_IDS.smallChannel),
+    ]) {
+      const head = await explorer.get(path, { ...client, method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+    }
+    // Three HEADs later the client still has both of its walks.
+    const [one, two] = await Promise.all([
+      explorer.get(summaryPath('playlist', FIXTURE_IDS.playlist101), client),
+      explorer.get(summaryPath('playlist', FIXTURE_IDS.playlist100), client),
+    ]);
+    expect([one.status, two.status]).toEqual([200, 200]);
+  });
+
   it('a client may run two walks at once; the third is refused', async () => {
     const explorer = await serveExplorer();
-    await fetch(`${catalogue.url}/__faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ latencyMs: 40 }),
-    });
+    await setFaults({ latencyMs: 40 });
     const client = { headers: { 'X-Forwarded-For': '198.51.100.7' } };
     const first = await explorer.get(walkPath('channel-videos', FIXTURE_IDS.bigChannel), client);
     const second = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000), client);

@@ -46,6 +46,8 @@ export interface FuzzTarget {
   takeErrorLogs(): string[];
   /** Warnings written to the console so far (React Router's, on paths it cannot decode). */
   consoleWarnings(): number;
+  /** Whole-list walks running now, as the explorer's metrics count them. */
+  walksRunning(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,9 @@ export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<
       // Neither limit is under test here: every valid case should be able to reach the upstream.
       CATALOGUE_QUOTA_PER_HOUR: String(Number.MAX_SAFE_INTEGER),
       CLIENT_RATE_LIMIT_BURST: String(Number.MAX_SAFE_INTEGER),
+      // Turns the metrics registry on (for the running walks) without adding a /metrics route:
+      // startExplorer serves no metrics port (src/server/index.ts does), and no token is set.
+      METRICS_PORT: '1',
     });
     const errorLines: string[] = [];
     let warnings = 0;
@@ -147,6 +152,8 @@ export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<
       console.warn = consoleWarn;
     };
     const explorer = await startExplorer(config, logger);
+    const { metrics } = explorer;
+    if (metrics === null) throw new Error('The fuzz target needs the explorer’s metrics.');
     // The HTTP edge npm start serves through: what node refuses is answered there.
     const edge = createHttpEdge(explorer.listener, { timeouts: config.http, logger });
     const { server } = edge;
@@ -162,6 +169,10 @@ export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<
       ...fingerprints(site),
       takeErrorLogs: () => errorLines.splice(0),
       consoleWarnings: () => warnings,
+      async walksRunning() {
+        const match = /^explorer_walks_running\{of="walks"\} (\d+)$/m.exec(await metrics.text());
+        return Number(match?.[1] ?? 0);
+      },
       async close() {
         await edge.shutdown(1_000);
         await explorer.close();

@@ -1,6 +1,7 @@
 import { METHODS } from 'node:http';
 import fc from 'fast-check';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
+import { exportFormats, WHOLE_LIST_PATHS } from '../../shared/whole-list.ts';
 import { endpointNames, endpoints, type EndpointName } from '../../shared/endpoints.ts';
 import {
   CHANNEL_ID_PATTERN,
@@ -426,6 +427,8 @@ const traversalTarget = fc
   .map(([start, climb, times, goal]): Piece[] => [`${start}${climb.repeat(times)}${goal}`]);
 
 const OTHER_PATHS = [
+  WHOLE_LIST_PATHS.openapi,
+  WHOLE_LIST_PATHS.reference,
   '/',
   '/healthz',
   '/readyz',
@@ -485,6 +488,321 @@ const overlongTarget = fc
   )
   .map(([start, length]): Piece[] => [start, 'A'.repeat(length - start.length)]);
 
+// ——— whole lists ———
+//
+// /api/summary|walk-cost|walk/{list}/{id} and /api/export/{list}/{id}.{ext}: a valid ID starts a
+// walk of the whole list, which the case reads to its end. The valid ones are mostly the small
+// demo lists (one or two pages each, cached after their first walk) and unknown IDs of the
+// right shape (one upstream 404, remembered for a minute); the 5,000-item playlist and the
+// 10,000-video channel come rarely, and mostly where they cost a page or two (a walk's cost, a
+// summary cut short by its range).
+
+const SMALL_PLAYLISTS = [
+  FIXTURE_IDS.playlist101,
+  FIXTURE_IDS.playlist100,
+  FIXTURE_IDS.playlistEmpty,
+];
+
+const listKind: fc.Arbitrary<Slot> = fc.record({
+  from: fc.oneof(
+    weighted(24, fc.constantFrom(...endpointNames)),
+    weighted(
+      3,
+      fc.constantFrom(
+        'Playlist',
+        'PLAYLIST',
+        'playlists',
+        'channel',
+        'channel-video',
+        'channel_videos',
+        'videos',
+        'list',
+        'playlist ',
+        'playlist%00',
+        'playlist;x',
+        '%70laylist',
+        '%2570laylist',
+        'channel%2Dvideos',
+        '.',
+        '..',
+        '%2e%2e',
+        '__proto__',
+        'constructor',
+        'toString',
+      ),
+    ),
+    weighted(1, fc.oneof(markup, unicodeText, oddText)),
+  ),
+  mutation: fc.oneof(weighted(20, fc.constant<Mutation>({ op: 'none' })), weighted(1, mutation)),
+  encoding: fc.oneof(
+    weighted(10, fc.constant<Encoding>('raw')),
+    weighted(1, fc.constantFrom<Encoding>('component', 'partial', 'double', 'broken')),
+  ),
+});
+
+/** Between the list and the ID, and after the ID: mostly nothing, else a dot segment or more. */
+const joint = fc.oneof(
+  weighted(30, fc.constant('/')),
+  weighted(1, fc.constantFrom('//', '/./', '/x/../', '/%2e/', '/../', '%2F', '/.%2e/')),
+);
+const tail = fc.oneof(
+  weighted(30, fc.constant('')),
+  weighted(1, fc.constantFrom('/', '/x', '/..', '/.', '/%2e%2e', '//', '#x', '%23', '?')),
+);
+
+/**
+ * An ID for a whole-list route of `kind`: its small demo lists mostly, then the other kind's, near
+ * misses and junk; its big list `big` times in 100 or so.
+ */
+const wholeListId = (big: number, kind: string): fc.Arbitrary<Slot['from']> => {
+  const playlists = kind === 'playlist';
+  const own = playlists ? SMALL_PLAYLISTS : [FIXTURE_IDS.smallChannel];
+  const other = playlists ? [FIXTURE_IDS.smallChannel] : SMALL_PLAYLISTS;
+  return fc.oneof(
+    weighted(60, fc.constantFrom(...own)),
+    weighted(big, fc.constant(playlists ? FIXTURE_IDS.playlist5000 : FIXTURE_IDS.bigChannel)),
+    weighted(8, playlists ? playlistLike : channelLike),
+    weighted(4, fc.constantFrom(...other)),
+    weighted(2, videoLike),
+    weighted(
+      8,
+      fc.constantFrom(
+        '.',
+        '..',
+        '%2e%2e',
+        '.%2e',
+        '..%2f..%2fetc%2fpasswd',
+        '..%5c',
+        `${FIXTURE_IDS.playlist101}%2f..`,
+        `${FIXTURE_IDS.playlist101}%00`,
+        '%2550LcatalogueDemoPlaylist0101items00',
+        '%252550LcatalogueDemoPlaylist0101items00',
+        'PLcatalogue%44emoPlaylist0101items00',
+        '%55CcatalogueDemoChannel02',
+        `${FIXTURE_IDS.smallChannel}%3F`,
+        `${FIXTURE_IDS.smallChannel}%23`,
+        `${FIXTURE_IDS.smallChannel};x`,
+      ),
+    ),
+    weighted(10, idText),
+  );
+};
+
+/** How the ID is spelled: as it is mostly, else mutated and encoded every which way. */
+const wholeListIdSlot = (big: number, kind: string): fc.Arbitrary<Slot> =>
+  fc.record({
+    from: wholeListId(big, kind),
+    mutation: fc.oneof(weighted(10, fc.constant<Mutation>({ op: 'none' })), weighted(2, mutation)),
+    encoding: fc.oneof(
+      weighted(10, fc.constant<Encoding>('raw')),
+      weighted(3, fc.constant<Encoding>('component')),
+      weighted(2, fc.constantFrom<Encoding>('partial', 'double', 'plus', 'broken')),
+    ),
+  });
+
+/** `{list}/{id}`, the ID drawn for the list's kind (as spelled before any mutation). */
+const listAndId = (big: number): fc.Arbitrary<Piece[]> =>
+  listKind.chain((list) =>
+    fc
+      .tuple(joint, wholeListIdSlot(big, typeof list.from === 'string' ? list.from : ''))
+      .map(([j, id]): Piece[] => [list, j, id]),
+  );
+
+/** A bound of a range: plain numbers around the small lists' ends, then everything else. */
+const rangeBound = fc.oneof(
+  weighted(16, fc.integer({ min: 1, max: 130 }).map(String)),
+  weighted(2, fc.constantFrom('1', '30', '31', '45', '46', '99', '100', '101', '102', '5000')),
+  weighted(
+    3,
+    fc.constantFrom(
+      '0',
+      '-1',
+      '-0',
+      '',
+      '1.5',
+      '2.0',
+      '1e3',
+      '1e-3',
+      '0x10',
+      '01',
+      ' 1',
+      '+2',
+      '1_000',
+      'NaN',
+      'Infinity',
+      '99999999999',
+      '9007199254740991',
+      '9007199254740993',
+      '99999999999999999999',
+      '1e300',
+      '١٢',
+      '[]',
+      'null',
+    ),
+  ),
+  weighted(1, fc.oneof(markup, unicodeText, binaryText)),
+);
+
+/** `?from=&to=`, in either order, sometimes reversed, repeated or with company. */
+const rangeQuery: fc.Arbitrary<Piece[]> = fc
+  .tuple(
+    sometimes(60, param(nameLike('from'), rangeBound)),
+    sometimes(60, param(nameLike('to'), rangeBound)),
+    fc.oneof(
+      weighted(10, fc.constant<Param[]>([])),
+      weighted(1, fc.array(param(fc.constantFrom('from', 'to'), rangeBound), { maxLength: 2 })),
+      weighted(1, fc.array(anyParam, { minLength: 1, maxLength: 2 })),
+    ),
+    fc.boolean(),
+    SEPARATORS,
+  )
+  .map(([from, to, extra, reversed, separator]) => {
+    const params = [from, to, ...extra].filter((p): p is Param => p !== null);
+    return joinQuery(reversed ? params.reverse() : params, separator);
+  });
+
+const extension = fc.oneof(
+  weighted(
+    12,
+    fc.constantFrom(...exportFormats).map((f) => `.${f}`),
+  ),
+  weighted(
+    2,
+    fc.constantFrom(
+      '',
+      '.',
+      '..csv',
+      '.CSV',
+      '.Json',
+      '.xml',
+      '.html',
+      '.csv.json',
+      '.json.',
+      '.tx',
+      '%2Ecsv',
+      '%2ejson',
+      '%252Etxt',
+      '.csv%00',
+      '.csv%2F',
+      '.csv;x',
+      '.txt/',
+    ),
+  ),
+);
+
+/** A whole-list route's prefix, or a spelling of it that may or may not reach it. */
+const wholeListPrefix = (path: string): fc.Arbitrary<string> => {
+  const name = path.slice('/api/'.length);
+  return fc.oneof(
+    weighted(20, fc.constant(path)),
+    weighted(
+      2,
+      fc.constantFrom(
+        path.toUpperCase(),
+        `/api/%${name.charCodeAt(0).toString(16)}${name.slice(1)}`,
+        `/api/./${name}`,
+        `/api/x/../${name}`,
+        `/api/%2e%2e/api/${name}`,
+        `/api//${name}`,
+        `${path};x`,
+        `/api/v1/${name}`,
+        `${path}s`,
+        `${path}/`,
+        `//api/${name}`,
+        `http://127.0.0.1${path}`,
+      ),
+    ),
+  );
+};
+
+const wholeListTarget: fc.Arbitrary<Piece[]> = fc.oneof(
+  weighted(
+    3,
+    fc
+      .tuple(
+        wholeListPrefix(WHOLE_LIST_PATHS.summary),
+        listAndId(8),
+        tail,
+        sometimes(60, rangeQuery),
+      )
+      .map(([prefix, listId, t, query]): Piece[] => [
+        prefix,
+        '/',
+        ...listId,
+        t,
+        ...(query === null ? [] : ['?', ...query]),
+      ]),
+  ),
+  weighted(
+    2,
+    fc
+      .tuple(
+        fc.constantFrom(WHOLE_LIST_PATHS.cost, WHOLE_LIST_PATHS.walk),
+        tail,
+        sometimes(15, fc.array(anyParam, { minLength: 1, maxLength: 2 })),
+      )
+      .chain(([path, t, query]) =>
+        fc
+          .tuple(wholeListPrefix(path), listAndId(path === WHOLE_LIST_PATHS.cost ? 8 : 1))
+          .map(([prefix, listId]): Piece[] => [
+            prefix,
+            '/',
+            ...listId,
+            t,
+            ...(query === null ? [] : ['?', ...joinQuery(query, '&')]),
+          ]),
+      ),
+  ),
+  weighted(
+    2,
+    fc
+      .tuple(
+        wholeListPrefix(WHOLE_LIST_PATHS.export),
+        listAndId(1),
+        extension,
+        tail,
+        sometimes(
+          15,
+          fc.oneof(
+            fc.constant<Piece[]>([]),
+            fc.array(anyParam, { minLength: 1, maxLength: 2 }).map((q) => joinQuery(q, '&')),
+          ),
+        ),
+      )
+      .map(([prefix, listId, ext, t, query]): Piece[] => [
+        prefix,
+        '/',
+        ...listId,
+        ext,
+        t,
+        ...(query === null ? [] : ['?', ...query]),
+      ]),
+  ),
+  weighted(
+    1,
+    withQuery(
+      fc
+        .constantFrom(
+          WHOLE_LIST_PATHS.openapi,
+          WHOLE_LIST_PATHS.reference,
+          `${WHOLE_LIST_PATHS.openapi}/`,
+          `${WHOLE_LIST_PATHS.reference}/`,
+          '/api/openapi.JSON',
+          '/api/openapi.yaml',
+          '/api/%72eference',
+          '/api/reference.html',
+          '/api/summary',
+          '/api/export',
+          '/api/walk/playlist',
+          '/api/export/playlist/',
+        )
+        .map((p): Piece[] => [p]),
+      fc.array(anyParam, { minLength: 1, maxLength: 2 }).map((q) => joinQuery(q, '&')),
+      20,
+    ),
+  ),
+);
+
 const target: fc.Arbitrary<Piece[]> = fc.oneof(
   weighted(30, lookupTarget),
   weighted(15, appPageTarget),
@@ -492,6 +810,7 @@ const target: fc.Arbitrary<Piece[]> = fc.oneof(
   weighted(10, traversalTarget),
   weighted(10, otherTarget),
   weighted(1, overlongTarget),
+  weighted(12, wholeListTarget),
 );
 
 // ——— methods, headers, bodies ———

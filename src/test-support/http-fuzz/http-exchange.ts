@@ -20,6 +20,7 @@ export interface WireResponse {
 export type Outcome = { ok: true; response: WireResponse } | { ok: false; error: string };
 
 const ANSWER_TIMEOUT_MS = 5_000;
+const NO_ANSWER = `no answer in ${ANSWER_TIMEOUT_MS} ms`;
 
 function decode(
   raw: Buffer,
@@ -40,6 +41,7 @@ function once(
   agent: Agent,
   origin: URL,
   wire: WireRequest,
+  localAddress: string | undefined,
 ): Promise<Outcome & { reused: boolean }> {
   return new Promise((resolve) => {
     const started = performance.now();
@@ -61,6 +63,7 @@ function once(
           ...wire.headers.flat(),
         ],
         agent,
+        localAddress,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -113,16 +116,20 @@ function once(
       socket.setTimeout(ANSWER_TIMEOUT_MS, () => socket.destroy());
       if (received() >= length) socket.destroy();
     });
-    req.setTimeout(ANSWER_TIMEOUT_MS, () =>
-      req.destroy(new Error(`no answer in ${ANSWER_TIMEOUT_MS} ms`)),
-    );
+    req.setTimeout(ANSWER_TIMEOUT_MS, () => req.destroy(new Error(NO_ANSWER)));
     req.on('error', (error) => resolve({ ok: false, error: error.message, reused }));
     req.end(wire.body ?? undefined);
   });
 }
 
-/** A client for one origin, keeping its connection alive between requests as a browser does. */
-export function createExchange(origin: string): {
+/**
+ * A client for one origin, keeping its connection alive between requests as a browser does;
+ * from `localAddress` (a loopback address: another client to the server's per-client limits).
+ */
+export function createExchange(
+  origin: string,
+  localAddress?: string,
+): {
   send(wire: WireRequest): Promise<Outcome>;
   close(): void;
 } {
@@ -130,10 +137,11 @@ export function createExchange(origin: string): {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   return {
     async send(wire) {
-      const first = await once(agent, url, wire);
+      const first = await once(agent, url, wire, localAddress);
       // A kept-alive connection the server closed just as we reused it: a browser retries on a
-      // new one, and so do we (once).
-      if (!first.ok && first.reused) return once(agent, url, wire);
+      // new one, and so do we (once). Not an answer that never came: that is the server's.
+      if (!first.ok && first.reused && first.error !== NO_ANSWER)
+        return once(agent, url, wire, localAddress);
       return first;
     },
     close: () => agent.destroy(),

@@ -4,6 +4,7 @@ import {
   CONTINUATION_MAX_LENGTH,
   PLAYLIST_ID_PATTERN,
 } from '../../shared/id-patterns.ts';
+import { exportFormats, WHOLE_LIST_PATHS } from '../../shared/whole-list.ts';
 import type { WireRequest } from './fuzz-case.ts';
 
 // What the explorer should do with a request, worked out from the interface as documented
@@ -21,6 +22,8 @@ export interface Expectation {
   read: boolean;
   /** The lookup the request reaches for certain, with the verdict on its query. */
   lookup: { endpoint: EndpointName; valid: boolean } | null;
+  /** The whole-list route the request reaches (a GET or HEAD of its path's shape), judged. */
+  wholeList: WholeListExpectation | null;
   /** Whether the explorer may call the upstream for it (never required: the cache may answer). */
   mayCallUpstream: boolean;
 }
@@ -101,7 +104,8 @@ function showsList(path: string): boolean {
 export function expectationFor(request: WireRequest): Expectation {
   const url = parseTarget(request.target);
   const read = request.method === 'GET' || request.method === 'HEAD';
-  if (url === null) return { url, api: false, read, lookup: null, mayCallUpstream: false };
+  if (url === null)
+    return { url, api: false, read, lookup: null, wholeList: null, mayCallUpstream: false };
   const path = url.pathname;
   // Routers may match the path percent-decoded (`/api/v1/%70laylist`): either reading counts.
   const paths = [path, decodePath(path)];
@@ -111,6 +115,279 @@ export function expectationFor(request: WireRequest): Expectation {
     endpoint === undefined || !read
       ? null
       : { endpoint, valid: validLookupQuery(endpoint, url.search.slice(1)) };
-  const mayCallUpstream = read && (lookup?.valid === true || paths.some(showsList));
-  return { url, api, read, lookup, mayCallUpstream };
+  const wholeList = read ? wholeListExpectation(url) : null;
+  const mayCallUpstream =
+    read &&
+    (lookup?.valid === true ||
+      paths.some(showsList) ||
+      (wholeList !== null && wholeList.verdict !== 'invalid'));
+  return { url, api, read, lookup, wholeList, mayCallUpstream };
+}
+
+// ——— whole lists ———
+//
+// GET /api/summary|walk-cost|walk/{list}/{id} and /api/export/{list}/{id}.{csv|json|txt}, as
+// README ("Whole lists") and the shared contract (src/shared/whole-list.ts) define them:
+// `{list}` one of the three kinds (else 404 not_found), the ID of that kind's shape (else 400
+// invalid_id), an export's extension one of three (else 404 not_found) and no parameters at all
+// (else 400 unknown_parameter), a summary's only parameters `from` and `to` (else 400
+// unknown_parameter), each a whole number from 1 with `from` no later than `to` (else 400
+// invalid_range). Only a request that passes all of them may start a walk, and so call upstream.
+//
+// Where the path or query could be read more than one way the verdict is `either`: a path
+// segment percent-decoded once or more (routers decode the path, then the parameter), a number
+// JavaScript reads leniently (`0x10`, `1e3`, ` 1`, `2.0`, `01`), one past the safe integers, a
+// repeated `from` or `to` (the contract does not say which one counts), a parameter with an
+// empty name. `either` allows the upstream call and demands nothing.
+
+export type WholeListRoute = 'summary' | 'cost' | 'walk' | 'export';
+export type Verdict = 'valid' | 'either' | 'invalid';
+
+export interface WholeListExpectation {
+  route: WholeListRoute;
+  verdict: Verdict;
+  /**
+   * When the verdict is `invalid`: the refusals that fit, one for each part of the input that is
+   * invalid or may be read so (the order the parts are checked in is not defined).
+   */
+  refusals: Array<{ status: 400 | 404; code: string }>;
+  /** The list kinds and IDs it may walk (for the run's figures), when not invalid. */
+  targets: Array<{ list: EndpointName; id: string }>;
+}
+
+const ROUTE_BY_SEGMENT = new Map<string, WholeListRoute>(
+  (['summary', 'cost', 'walk', 'export'] as const).map((route) => [
+    WHOLE_LIST_PATHS[route].slice('/api/'.length),
+    route,
+  ]),
+);
+
+/** Decodes every well-formed escape and leaves the rest, as a lenient router does. */
+function decodeLeniently(text: string, decode: (t: string) => string): string {
+  try {
+    return decode(text);
+  } catch {
+    return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decode(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
+/** A text as it is, and percent-decoded up to `times` times over (strictly and leniently). */
+function readings(text: string, times = 3): Set<string> {
+  const out = new Set([text]);
+  let layer = new Set([text]);
+  for (let i = 0; i < times; i++) {
+    const next = new Set<string>();
+    for (const t of layer) {
+      if (!t.includes('%')) continue;
+      next.add(decodeLeniently(t, decodeURIComponent));
+      const strict = decodeComponent(t);
+      if (strict !== null) next.add(strict);
+    }
+    for (const t of next) out.add(t);
+    layer = next;
+  }
+  return out;
+}
+
+const worst = (verdicts: Verdict[]): Verdict =>
+  verdicts.includes('invalid') ? 'invalid' : verdicts.includes('either') ? 'either' : 'valid';
+
+/** The best a set of readings allows: valid when the plain reading is, either when another is. */
+function best(plain: boolean, any: boolean): Verdict {
+  return plain ? 'valid' : any ? 'either' : 'invalid';
+}
+
+/** A range bound: a whole number from 1, written plainly; else how it may be read. */
+function bound(text: string): { verdict: Verdict; value: number | null } {
+  if (/^[1-9][0-9]*$/.test(text)) {
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? { verdict: 'valid', value } : { verdict: 'either', value };
+  }
+  // Number() reads hex, exponents, blanks, `2.0`, `01`: a lenient reader may take them.
+  const lenient = Number(text);
+  if (text.trim() !== '' && Number.isInteger(lenient) && lenient >= 1)
+    return { verdict: 'either', value: lenient };
+  return { verdict: 'invalid', value: null };
+}
+
+interface QueryPart {
+  /** Null: the name or value is not well-formed percent-encoding. */
+  name: string | null;
+  value: string | null;
+}
+
+function queryParts(rawQuery: string): QueryPart[] {
+  return rawQuery
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      return {
+        name: decodeComponent(equals === -1 ? part : part.slice(0, equals)),
+        value: decodeComponent(equals === -1 ? '' : part.slice(equals + 1)),
+      };
+    });
+}
+
+/** A summary's query: `from` and `to`, nothing else. */
+function rangeVerdict(rawQuery: string): { verdict: Verdict; codes: string[] } {
+  const parts = queryParts(rawQuery);
+  const codes: string[] = [];
+  const verdicts: Verdict[] = [];
+  const values = new Map<string, number[]>();
+  const plainValues = new Map<string, number>();
+  for (const { name, value } of parts) {
+    // `+` is a space to a form reader, itself to others: neither spells `from` or `to`.
+    if (name === null || (name !== 'from' && name !== 'to' && name !== '')) {
+      codes.push('unknown_parameter');
+      verdicts.push('invalid');
+      continue;
+    }
+    if (name === '') {
+      codes.push('unknown_parameter');
+      verdicts.push('either');
+      continue;
+    }
+    const read = value === null ? { verdict: 'invalid' as const, value: null } : bound(value);
+    if (read.verdict !== 'valid') codes.push('invalid_range');
+    verdicts.push(read.verdict);
+    if (read.value !== null) values.set(name, [...(values.get(name) ?? []), read.value]);
+    if (read.verdict === 'valid' && read.value !== null) plainValues.set(name, read.value);
+  }
+  const counts = (name: string) => parts.filter((p) => p.name === name).length;
+  if (counts('from') > 1 || counts('to') > 1) {
+    // Which of a repeated bound counts is not defined: only an unknown name is certain.
+    return codes.includes('unknown_parameter')
+      ? { verdict: 'invalid', codes: ['unknown_parameter', 'invalid_range'] }
+      : { verdict: 'either', codes: [...codes, 'invalid_range'] };
+  }
+  const from = values.get('from')?.[0];
+  const to = values.get('to')?.[0];
+  if (from !== undefined && to !== undefined && from > to) {
+    const plain = plainValues.has('from') && plainValues.has('to');
+    verdicts.push(plain ? 'invalid' : 'either');
+    codes.push('invalid_range');
+  }
+  return { verdict: worst(verdicts), codes };
+}
+
+/** An export's query: none at all. */
+function noParameters(rawQuery: string): Verdict {
+  const parts = rawQuery.split('&').filter((part) => part !== '');
+  if (parts.length === 0) return 'valid';
+  return parts.some((part) => !part.startsWith('=')) ? 'invalid' : 'either';
+}
+
+const isListKind = (text: string): text is EndpointName =>
+  (endpointNames as readonly string[]).includes(text);
+
+/** `/api/{route}/{list}/{id}` of a path (as sent, or as a router decodes it), or null. */
+function wholeListPath(path: string): { route: WholeListRoute; list: string; last: string } | null {
+  const segments = path.split('/');
+  if (segments.length !== 5 || segments[0] !== '' || segments[1] !== 'api') return null;
+  const [, , routeSegment = '', list = '', last = ''] = segments;
+  const route = ROUTE_BY_SEGMENT.get(routeSegment);
+  if (route === undefined || list === '' || last === '') return null;
+  return { route, list, last };
+}
+
+function judgeWholeList(
+  route: WholeListRoute,
+  listSegment: string,
+  lastSegment: string,
+  rawQuery: string,
+): WholeListExpectation {
+  const refusals: WholeListExpectation['refusals'] = [];
+  const verdicts: Verdict[] = [];
+  const targets: WholeListExpectation['targets'] = [];
+
+  const kinds = [...readings(listSegment)].filter(isListKind);
+  const kindVerdict = best(isListKind(listSegment), kinds.length > 0);
+  if (kindVerdict !== 'valid') refusals.push({ status: 404, code: 'not_found' });
+  verdicts.push(kindVerdict);
+
+  // An export's last segment is the ID and the extension: as sent, or decoded (`%2Ecsv`).
+  let idTexts: Array<{ text: string; plain: boolean }> = [{ text: lastSegment, plain: true }];
+  if (route === 'export') {
+    idTexts = [];
+    for (const file of readings(lastSegment)) {
+      const dot = file.lastIndexOf('.');
+      if (dot > 0 && (exportFormats as readonly string[]).includes(file.slice(dot + 1)))
+        idTexts.push({ text: file.slice(0, dot), plain: file === lastSegment });
+    }
+    const extVerdict = best(
+      idTexts.some((t) => t.plain),
+      idTexts.length > 0,
+    );
+    if (extVerdict !== 'valid') refusals.push({ status: 404, code: 'not_found' });
+    verdicts.push(extVerdict);
+  }
+
+  // The ID, decoded once as a path parameter is; other readings only make it `either`.
+  const candidates = kinds.length > 0 ? kinds : [...endpointNames];
+  let plainId = false;
+  let anyId = false;
+  for (const { text, plain } of idTexts) {
+    const once = decodeComponent(text);
+    for (const id of readings(text)) {
+      for (const kind of candidates) {
+        if (!ID_PATTERN[kind].test(id)) continue;
+        anyId = true;
+        if (plain && id === once && isListKind(listSegment) && kind === listSegment) plainId = true;
+        if (kinds.includes(kind) && !targets.some((t) => t.list === kind && t.id === id))
+          targets.push({ list: kind, id });
+      }
+    }
+  }
+  const idVerdict = best(plainId, anyId);
+  if (idVerdict !== 'valid') refusals.push({ status: 400, code: 'invalid_id' });
+  verdicts.push(idVerdict);
+
+  if (route === 'summary') {
+    const range = rangeVerdict(rawQuery);
+    verdicts.push(range.verdict);
+    for (const code of new Set(range.codes)) refusals.push({ status: 400, code });
+  } else if (route === 'export') {
+    const query = noParameters(rawQuery);
+    verdicts.push(query);
+    if (query !== 'valid') refusals.push({ status: 400, code: 'unknown_parameter' });
+  }
+  // Walks and their costs take no parameters the contract names, and none it refuses.
+
+  const verdict = worst(verdicts);
+  return { route, verdict, refusals: verdict === 'invalid' ? refusals : [], targets };
+}
+
+/**
+ * The whole-list route a URL reaches, judged; null when its path is not of that shape in any
+ * reading. When two readings of the path both reach one, the more permissive verdict stands.
+ */
+export function wholeListExpectation(url: URL): WholeListExpectation | null {
+  const path = url.pathname;
+  const shapes = [path, decodePath(path), decodeLeniently(path, decodeURI)]
+    .map(wholeListPath)
+    .filter((shape) => shape !== null);
+  if (shapes.length === 0) return null;
+  const judged = shapes.map((s) => judgeWholeList(s.route, s.list, s.last, url.search.slice(1)));
+  const rank: Record<Verdict, number> = { valid: 2, either: 1, invalid: 0 };
+  const chosen = judged.reduce((a, b) => (rank[b.verdict] > rank[a.verdict] ? b : a));
+  // Readings that disagree on the route or its verdict leave nothing certain.
+  const agreed = judged.every((j) => j.route === chosen.route && j.verdict === chosen.verdict);
+  if (!agreed && chosen.verdict === 'valid') return { ...chosen, verdict: 'either' };
+  if (!agreed)
+    return {
+      ...chosen,
+      refusals: [
+        ...new Map(
+          judged.flatMap((j) => j.refusals).map((r) => [`${r.status} ${r.code}`, r]),
+        ).values(),
+      ],
+    };
+  return chosen;
 }

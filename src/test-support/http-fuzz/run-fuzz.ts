@@ -4,7 +4,8 @@ import type { FuzzTarget } from './fuzz-target.ts';
 import { fuzzCase } from './generators.ts';
 import { createExchange, type Outcome } from './http-exchange.ts';
 import { expectationFor } from './oracle.ts';
-import { KNOWN_ISSUES, PROPERTIES, violations, type Tally } from './properties.ts';
+import { KNOWN_ISSUES, PROPERTIES, violations, type Exchange, type Tally } from './properties.ts';
+import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
 
 // A fuzzing run: fast-check draws cases (generators.ts), each is sent to the running explorer
 // one at a time (so that the upstream calls counted while it runs are its own), and every
@@ -49,11 +50,26 @@ export interface FuzzReport {
   /** Upstream calls over the cases tried, and the cases allowed to make one. */
   upstreamCalls: number;
   mayCallCases: number;
+  /** Whole-list cases (GET or HEAD) by route and verdict, e.g. `summary valid`, over the cases tried. */
+  wholeLists: Map<string, number>;
+  /** Walks cases left running (each one a fault), and the client addresses the run needed. */
+  walksLeft: number;
+  clients: number;
   ms: number;
 }
 
 /** An answer slower than this may have left an upstream call running (pages wait a second). */
 const SLOW_MS = 800;
+
+/** Walks still running after a case's answer was read: given a moment to end, as they should. */
+async function walksAfter(target: FuzzTarget, baseline: number): Promise<number> {
+  let running = await target.walksRunning();
+  for (let waited = 0; waited < 250 && running > baseline; waited += 25) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    running = await target.walksRunning();
+  }
+  return running;
+}
 
 /** Until the upstream has had no new request for a moment, so a late call is not miscounted. */
 async function settle(target: FuzzTarget): Promise<void> {
@@ -85,7 +101,14 @@ export async function runFuzz(target: FuzzTarget, options: FuzzRunOptions): Prom
   const seed = options.seed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
   const started = performance.now();
   const memory: Memory = { continuations: [], etags: [] };
-  const client = createExchange(target.url);
+  // One client, as the server sees addresses, until walks it was left holding (a fault, counted)
+  // would refuse its next ones; then the next loopback address, so walks stay reachable.
+  let clients = 1;
+  let client = createExchange(target.url);
+  let heldByClient = 0;
+  let walksRunning = await target.walksRunning();
+  let walksLeft = 0;
+  const wholeLists = new Map<string, number>();
   const tallies = new Map<string, Tally>(
     PROPERTIES.map((p) => [p.name, { checked: 0, violated: 0 }]),
   );
@@ -103,19 +126,33 @@ export async function runFuzz(target: FuzzTarget, options: FuzzRunOptions): Prom
   const property = fc.asyncProperty(fuzzCase, async (generated) => {
     const request = render(generated, memory);
     const expectation = expectationFor(request);
+    if (heldByClient >= WALKS_PER_CLIENT) {
+      client.close();
+      clients += 1;
+      client = createExchange(target.url, `127.0.0.${clients}`);
+      heldByClient = 0;
+    }
     target.takeErrorLogs(); // whatever an earlier case left behind is not this one's
     const before = target.upstream.requests.length;
     const outcome = await client.send(request);
     if (expectation.mayCallUpstream && (!outcome.ok || outcome.response.ms > SLOW_MS))
       await settle(target);
+    let walks: Exchange['walks'];
+    if (expectation.wholeList !== null) {
+      const running = await walksAfter(target, walksRunning);
+      walks = { left: Math.max(0, running - walksRunning), heldBefore: heldByClient };
+      heldByClient += walks.left;
+      walksRunning = running;
+    }
     const calls = target.upstream.requests.slice(before).map((r) => r.url);
     learn(outcome, memory);
-    const exchange = {
+    const exchange: Exchange = {
       request,
       expectation,
       outcome,
       upstreamCalls: calls,
       errorLogs: target.takeErrorLogs(),
+      walks,
     };
     const found = shrinking
       ? violations(exchange, target)
@@ -124,6 +161,12 @@ export async function runFuzz(target: FuzzTarget, options: FuzzRunOptions): Prom
       tried += 1;
       upstreamCalls += calls.length;
       if (expectation.mayCallUpstream) mayCallCases += 1;
+      walksLeft += walks?.left ?? 0;
+      const whole = expectation.wholeList;
+      if (whole !== null) {
+        const key = `${whole.route} ${whole.verdict}`;
+        wholeLists.set(key, (wholeLists.get(key) ?? 0) + 1);
+      }
       const ms = outcome.ok ? outcome.response.ms : Infinity;
       if (slowest === null || ms > slowest.ms) slowest = { ms, request };
       const status = outcome.ok ? String(outcome.response.status) : 'error';
@@ -166,6 +209,9 @@ export async function runFuzz(target: FuzzTarget, options: FuzzRunOptions): Prom
       known,
       upstreamCalls,
       mayCallCases,
+      wholeLists,
+      walksLeft,
+      clients,
       ms: performance.now() - started,
     };
   } finally {
@@ -195,6 +241,13 @@ export function formatReport(report: FuzzReport): string {
         .map(([s, n]) => `${s}×${n}`)
         .join(' ') || 'none'
     }`,
+    `whole-list cases by route and verdict: ${
+      [...report.wholeLists]
+        .sort()
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ') || 'none'
+    }`,
+    `walks left running: ${report.walksLeft} (client addresses used: ${report.clients})`,
     `console warnings (React Router, undecodable paths): ${report.consoleWarnings}`,
     ...(report.slowest === null
       ? []
