@@ -11,11 +11,12 @@ import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
 import { benchProxyCached } from './proxy-cached.ts';
 import { benchProxyUncached } from './proxy-uncached.ts';
+import { benchReplicas } from './replicas.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
 
-// `npm run bench`: the nine benchmarks (docs/benchmarks.md), each beside a reference measured
+// `npm run bench`: the benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
 // its figures mean nothing. `--only 1,4` picks some. `--out FILE` also writes the table (the
 // full run's goes to docs/bench.md).
@@ -51,6 +52,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],
   ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
   ['12', () => benchFind({ ...base, rounds: smoke ? 1 : 3 })],
+  ['13', () => benchReplicas({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 50 })],
 ];
 
 const rows: BenchRow[] = [];

@@ -16,7 +16,8 @@ import { validateLookup, type Lookup } from './validate-lookup.ts';
 // made the explorer's throughput on a cached page swing with the garbage collector between
 // 0.68× and 0.98× of bare Node's (docs/benchmarks.md, bench 1).
 //
-// So a fresh hit is sent from here: the same status, headers and bytes the app would send
+// So a fresh hit is sent from here (with replicas sharing a cache through Redis, a fresh page
+// from that second level too, asked for only when this replica's memory has none): the same status, headers and bytes the app would send
 // (routes/lookups.ts's headers, http/representation.ts's coding and validators, the security
 // headers), built once per page and variant and kept beside the page while it lives. Anything
 // else, and anything unusual about a request (HEAD, a query or host the app's URL parsing
@@ -72,8 +73,8 @@ export function cachedPageFastPath(options: {
   // Kept as long as the page is: a newer copy of the page starts afresh.
   const sentFor = new WeakMap<StoredPage, Sent>();
 
-  /** The request, when it is a hit; undefined for anything the app should answer. */
-  function hitOf(req: IncomingMessage): Hit | undefined {
+  /** A GET of a valid lookup that needs no decision but the page; undefined otherwise. */
+  function candidateOf(req: IncomingMessage): Omit<Hit, 'page' | 'variant'> | undefined {
     const started = performance.now();
     const url = req.url ?? '';
     const mark = url.indexOf('?');
@@ -85,18 +86,25 @@ export function cachedPageFastPath(options: {
     if (!PLAIN_HOST.test(req.headers.host ?? '')) return undefined;
     const checked = validateLookup(endpoint, query);
     if (!checked.ok) return undefined;
-    const page = pageSource.fresh(checked.lookup);
-    if (page === undefined) return undefined;
-    const variant = variantFor(
+    return { started, path, endpoint, lookup: checked.lookup };
+  }
+
+  const hitWith = (
+    req: IncomingMessage,
+    candidate: Omit<Hit, 'page' | 'variant'>,
+    page: StoredPage,
+  ): Hit => ({
+    ...candidate,
+    page,
+    variant: variantFor(
       {
         acceptEncoding: header(req.headers['accept-encoding']),
         ifNoneMatch: header(req.headers['if-none-match']),
       },
       page,
       200,
-    );
-    return { started, path, endpoint, lookup: checked.lookup, page, variant };
-  }
+    ),
+  });
 
   /** The answer to a hit, as the lookup route would make it, with every header it goes out with. */
   async function answerFor({ lookup, page, variant }: Hit): Promise<Answer> {
@@ -127,18 +135,31 @@ export function cachedPageFastPath(options: {
     // Should anything here fail, the app answers: it does the same work, and turns a failure
     // into its 500 and a log line.
     const fallBack = () => (res.headersSent ? res.destroy() : next(req, res));
-    try {
-      const hit = hitOf(req);
-      if (hit === undefined) return next(req, res);
+    const answer = (hit: Hit) => {
       const key = variantKey(hit.variant);
       const known = sentFor.get(hit.page)?.[key];
       if (known !== undefined) return send(req, res, hit, known);
       // The first time for this page and variant; a compressed copy may be in the making.
       answerFor(hit)
-        .then((answer) => {
-          sentFor.set(hit.page, { ...sentFor.get(hit.page), [key]: answer });
-          send(req, res, hit, answer);
+        .then((made) => {
+          sentFor.set(hit.page, { ...sentFor.get(hit.page), [key]: made });
+          send(req, res, hit, made);
         })
+        .catch(fallBack);
+    };
+    try {
+      const candidate = candidateOf(req);
+      if (candidate === undefined) return next(req, res);
+      const page = pageSource.fresh(candidate.lookup);
+      if (page !== undefined) return answer(hitWith(req, candidate, page));
+      // Not in this replica's memory: with replicas, perhaps in the shared second level
+      // (page-source.ts), which only a miss here ever asks.
+      if (pageSource.freshShared === undefined) return next(req, res);
+      pageSource
+        .freshShared(candidate.lookup)
+        .then((shared) =>
+          shared === undefined ? next(req, res) : answer(hitWith(req, candidate, shared)),
+        )
         .catch(fallBack);
     } catch {
       fallBack();

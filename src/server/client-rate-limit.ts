@@ -7,6 +7,15 @@
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface ClientRateLimit {
+  /**
+   * Takes one request from the client's allowance. Answered at once in memory; a limit shared
+   * through Redis (shared-state/shared-client-limit.ts) has to ask, so callers await either.
+   */
+  take(client: string): RateDecision | Promise<RateDecision>;
+}
+
+/** The in-memory limit, which answers at once. */
+export interface LocalClientRateLimit extends ClientRateLimit {
   take(client: string): RateDecision;
 }
 
@@ -17,7 +26,7 @@ export function createClientRateLimit(options: {
   burst: number;
   perSecond: number;
   now?: () => number;
-}): ClientRateLimit {
+}): LocalClientRateLimit {
   const { burst, perSecond, now = Date.now } = options;
   const buckets = new Map<string, { tokens: number; at: number }>();
 

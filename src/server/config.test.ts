@@ -164,3 +164,26 @@ describe('configuration: metrics', () => {
     expect(() => readServerConfig(env)).toThrow(message);
   });
 });
+
+describe('configuration: Redis', () => {
+  it('is off by default, and on with a redis:// or rediss:// URL', () => {
+    expect(readServerConfig({}).redis).toBeNull();
+    const config = readServerConfig({
+      REDIS_URL: 'rediss://explorer:s3cret-pass@redis.internal:6380/2',
+      EXPLORER_REPLICAS: '3',
+    });
+    expect(config.redis).toEqual({
+      url: 'rediss://explorer:s3cret-pass@redis.internal:6380/2',
+      replicas: 3,
+      commandTimeoutMs: 250,
+      keyPrefix: 'explorer:',
+    });
+    expect(JSON.stringify(describeConfig(config))).not.toContain('s3cret-pass');
+  });
+
+  it('refuses other schemes', () => {
+    expect(() => readServerConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(
+      /redis:\/\/ or rediss:\/\//,
+    );
+  });
+});

@@ -64,6 +64,17 @@ const schema = z.object({
   // port (served there to anyone who can reach it: keep that port private).
   METRICS_TOKEN: optionalText,
   METRICS_PORT: int(0, 65535, 0),
+
+  // Replicas sharing one quota, cache and merging through Redis (shared-state/): unset, each
+  // process keeps everything in memory as before.
+  REDIS_URL: optionalText,
+  // How many replicas run: while Redis is unreachable each spends at most its share of the
+  // quota (CATALOGUE_QUOTA_PER_HOUR / EXPLORER_REPLICAS), so together they never overspend.
+  EXPLORER_REPLICAS: int(1, 1000, 1),
+  // The longest any one Redis command may take before the replica goes on without it.
+  REDIS_COMMAND_TIMEOUT_MS: int(10, 10_000, 250),
+  // Prefix of every key, so several deployments (or tests) can share one Redis.
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('explorer:'),
 });
 
 export interface RemoteUpstreamConfig {
@@ -122,6 +133,17 @@ export interface ServerConfig {
   shutdownDeadlineMs: number;
   /** Who may scrape /metrics: bearers of `token` on `port`, anyone on `metricsPort` (0: none). */
   metrics: { token: string | undefined; port: number };
+  /** Shared state through Redis (shared-state/), or null: everything in this process's memory. */
+  redis: RedisConfig | null;
+}
+
+export interface RedisConfig {
+  /** redis:// or rediss://, with user and password when the server wants them. */
+  url: string;
+  /** Replicas in the deployment: the quota's share each spends while Redis is unreachable. */
+  replicas: number;
+  commandTimeoutMs: number;
+  keyPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -263,7 +285,30 @@ export function readServerConfig(
     http: parseHttpTimeouts(e),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     metrics: parseMetrics(e),
+    redis: parseRedis(e),
   };
+}
+
+function parseRedis(e: z.infer<typeof schema>): RedisConfig | null {
+  if (e.REDIS_URL === undefined) return null;
+  const url = URL.parse(e.REDIS_URL);
+  if (url === null) throw new ConfigError('REDIS_URL is not a URL');
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  return {
+    url: e.REDIS_URL,
+    replicas: e.EXPLORER_REPLICAS,
+    commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    keyPrefix: e.REDIS_KEY_PREFIX,
+  };
+}
+
+/** A Redis URL as it may be logged: the password left out. */
+export function redactedRedisUrl(text: string): string {
+  const url = URL.parse(text);
+  if (url === null) return 'unparsable';
+  if (url.password) url.password = '***';
+  return url.toString();
 }
 
 function parseMetrics(e: z.infer<typeof schema>): ServerConfig['metrics'] {
@@ -326,5 +371,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
       token: config.metrics.token === undefined ? 'unset' : 'set',
       port: config.metrics.port,
     },
+    redis:
+      config.redis === null ? null : { ...config.redis, url: redactedRedisUrl(config.redis.url) },
   };
 }

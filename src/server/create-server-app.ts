@@ -85,7 +85,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   app.use(methodGuard);
 
   app.get('/healthz', healthz);
-  app.get('/readyz', readyz({ upstream, isStopping }));
+  app.get('/readyz', readyz({ upstream, isStopping, sharingDown: options.sharingDown }));
   const { metrics } = options;
   if (metrics?.token !== undefined)
     app.get('/metrics', metricsRoute(metrics.registry, metrics.token));

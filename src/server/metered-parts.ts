@@ -43,6 +43,14 @@ export function meteredPageSource(pageSource: PageSource, metrics: ExplorerMetri
       if (page !== undefined) metrics.pageAnswer(lookup.endpoint, 'hit');
       return page;
     },
+    freshShared:
+      pageSource.freshShared === undefined
+        ? undefined
+        : async (lookup) => {
+            const page = await pageSource.freshShared?.(lookup);
+            if (page !== undefined) metrics.pageAnswer(lookup.endpoint, 'hit');
+            return page;
+          },
   };
 }
 

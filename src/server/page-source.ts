@@ -1,12 +1,13 @@
 import type { EndpointName } from '../shared/endpoints.ts';
 import type { ProblemCode } from '../shared/problem.ts';
-import type { ClientRateLimit } from './client-rate-limit.ts';
+import type { ClientRateLimit, RateDecision } from './client-rate-limit.ts';
 import type { Encoding } from './http/compression.ts';
 import { encodeOnce, etagOf, type Representation } from './http/representation.ts';
 import { rightSized, storedPageCost } from './memory-cost.ts';
 import type { RequestCoalescer } from './request-coalescer.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { FailureBackoff } from './failure-backoff.ts';
+import type { SharedPages } from './shared-state/shared-pages.ts';
 import type { BreakerOutcome, BreakerPass, UpstreamBreaker } from './upstream-breaker.ts';
 import type { AnyPage, UpstreamClient, UpstreamResult } from './upstream-client.ts';
 import { problemFor, type FailureProblem } from './upstream-failure.ts';
@@ -88,6 +89,13 @@ export interface PageSourceOptions {
    * copy; the call goes on and refreshes the cache if it succeeds. Unset: the whole deadline.
    */
   staleAfterMs?: number;
+  /**
+   * What replicas share through Redis (shared-state/shared-pages.ts): the cache's second
+   * level, claims on pages being fetched, pages held back. Unset: this process alone.
+   */
+  shared?: SharedPages;
+  /** How long a request waits for another replica's fetch of the same page before its own. */
+  sharedWaitMs?: number;
   now?: () => number;
 }
 
@@ -139,6 +147,12 @@ export interface PageSource {
    * (cached-page-fast-path.ts).
    */
   fresh(lookup: Lookup): StoredPage | undefined;
+  /**
+   * With replicas sharing a second level: the page fresh there, kept in this replica's cache
+   * from then on (a hit, as `get` would answer it), or undefined for anything else. Only for
+   * a request `fresh` could not answer: it asks Redis.
+   */
+  freshShared?(lookup: Lookup): Promise<StoredPage | undefined>;
 }
 
 /**
@@ -165,6 +179,8 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     backoff,
     breaker,
     staleAfterMs,
+    shared,
+    sharedWaitMs = 10_000,
     now = Date.now,
   } = options;
 
@@ -216,6 +232,14 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     previous: StoredPage | undefined,
     pass: Extract<BreakerPass, { ok: true }> | undefined,
   ): Promise<PageAnswer> {
+    if (shared !== undefined && !(await shared.claim(key))) {
+      // Another replica claimed the page since we looked: its result rather than a second call.
+      const other = await fromOtherReplica(key, previous);
+      if (other !== undefined) {
+        if (pass !== undefined) breaker?.record(pass, 'neutral', key);
+        return other;
+      }
+    }
     const result = await upstream.fetchPage(lookup);
     const at = now();
     const outcome = breakerOutcome(result);
@@ -234,6 +258,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         encodedBytes: 0,
       };
       cache.set(key, page, storedPageCost(page));
+      shared?.store(key, page, page.staleUntil - at);
       try {
         onPage?.(lookup, result.page);
       } catch {
@@ -250,14 +275,17 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     }
     const upstreamStatus = result.failure.upstreamStatus;
     const problem = problemFor(lookup, result.failure);
+    let held: { detail: HeldFailure; untilMs: number } | undefined;
     if (isTransient(result, outcome)) {
       const hold = backoff?.failed(key, { ...problem, upstreamStatus });
       // Ask again no sooner than the back-off allows: say so to the client too.
-      if (hold !== undefined)
+      if (hold !== undefined) {
         problem.retryAfterSeconds = Math.max(
           problem.retryAfterSeconds ?? 0,
           hold.retryAfterSeconds,
         );
+        held = { detail: hold.detail, untilMs: hold.untilMs };
+      }
     }
     if (problem.status === 400 || problem.status === 404) {
       // The upstream's definite answer about this input: remember it, and drop any old page.
@@ -270,10 +298,210 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         freshUntil: at + refusalMs,
       };
       cache.set(key, refusal, refusal.detail.length * 2 + 64);
-    } else if (previous !== undefined && previous.staleUntil > at) {
-      return { kind: 'page', page: previous, cache: 'stale', upstreamStatus, attempts };
+      shared?.store(key, refusal, refusalMs);
+    } else {
+      // Other replicas' waiters go on: held back with us, or free to try for themselves.
+      shared?.release(key, held);
+      if (previous !== undefined && previous.staleUntil > at)
+        return { kind: 'page', page: previous, cache: 'stale', upstreamStatus, attempts };
     }
     return { kind: 'problem', ...problem, cache: 'miss', upstreamStatus, attempts };
+  }
+
+  /** A refusal as an answer. */
+  const refusalAnswer = (stored: StoredRefusal, cacheStatus: CacheStatus): PageAnswer => {
+    const { status, code, detail, upstreamStatus } = stored;
+    return { kind: 'problem', status, code, detail, cache: cacheStatus, upstreamStatus };
+  };
+
+  /** Keeps an entry found in the second level in this replica's cache too. */
+  const adopt = (key: string, entry: PageCacheEntry) => {
+    if (entry.kind === 'page') cache.set(key, entry, storedPageCost(entry));
+    else cache.set(key, entry, entry.detail.length * 2 + 64);
+  };
+
+  /**
+   * Waits for the fetch another replica claimed; its answer (merged), or undefined when the
+   * claim ended without a result to share or the wait ran out: then this replica may fetch.
+   */
+  async function fromOtherReplica(
+    key: string,
+    previous: StoredPage | undefined,
+  ): Promise<PageAnswer | undefined> {
+    if (shared === undefined) return undefined;
+    const seen = await shared.waitFor(key, sharedWaitMs);
+    const at = now();
+    const { entry, hold } = seen;
+    if (entry !== undefined && entry.freshUntil > at) {
+      adopt(key, entry);
+      shared.countMerged();
+      return entry.kind === 'page'
+        ? { kind: 'page', page: entry, cache: 'merged' }
+        : refusalAnswer(entry, 'merged');
+    }
+    if (hold !== undefined) {
+      const { upstreamStatus, ...problem } = hold.detail;
+      return withheld(previous, {
+        ...problem,
+        retryAfterSeconds: Math.max(1, Math.ceil((hold.untilMs - at) / 1000)),
+        upstreamStatus,
+      });
+    }
+    return undefined;
+  }
+
+  /** Locally merged reads of the second level: one round trip per key at a time. */
+  const reads = new Map<string, ReturnType<SharedPages['read']>>();
+  const readShared = (sharedPages: SharedPages, key: string) => {
+    let reading = reads.get(key);
+    if (reading === undefined) {
+      reading = sharedPages.read(key).finally(() => reads.delete(key));
+      reads.set(key, reading);
+    }
+    return reading;
+  };
+
+  type Admission =
+    | { ok: true; pass: Extract<BreakerPass, { ok: true }> | undefined }
+    | { ok: false; answer: PageAnswer };
+
+  /**
+   * Whether this request may call the upstream: not for a page held back, a client over its
+   * allowance or an open breaker, which get the stale copy or the problem instead. Decided
+   * without yielding when the allowance is kept in memory, so that two requests for one page
+   * arriving together still merge (and the second costs its client nothing).
+   */
+  function admit(
+    key: string,
+    client: string,
+    previous: StoredPage | undefined,
+  ): Admission | Promise<Admission> {
+    // A page that just failed is held back: its stale copy, or its problem, at no quota.
+    const hold = backoff?.holding(key);
+    if (hold !== undefined) {
+      const { upstreamStatus, ...problem } = hold.detail;
+      return {
+        ok: false,
+        answer: withheld(previous, {
+          ...problem,
+          retryAfterSeconds: hold.retryAfterSeconds,
+          upstreamStatus,
+        }),
+      };
+    }
+    // From here on the request would spend quota, so the client's allowance applies.
+    const allowed = clientRateLimit.take(client);
+    return allowed instanceof Promise
+      ? allowed.then((decision) => afterAllowance(decision, previous))
+      : afterAllowance(allowed, previous);
+  }
+
+  function afterAllowance(allowed: RateDecision, previous: StoredPage | undefined): Admission {
+    if (!allowed.ok) {
+      return {
+        ok: false,
+        answer: withheld(previous, {
+          status: 429,
+          code: 'rate_limited',
+          detail: 'Too many new pages requested from this address; slow down a little.',
+          retryAfterSeconds: allowed.retryAfterSeconds,
+        }),
+      };
+    }
+    // The upstream as a whole has been failing: only its probe goes out.
+    const pass = breaker?.pass();
+    if (pass !== undefined && !pass.ok) {
+      return {
+        ok: false,
+        answer: withheld(previous, {
+          status: 503,
+          code: 'upstream_unavailable',
+          detail: 'The catalogue has been failing; the explorer is giving it a moment.',
+          retryAfterSeconds: pass.retryAfterSeconds,
+        }),
+      };
+    }
+    return { ok: true, pass };
+  }
+
+  /** Past the caches and the flights: the one upstream call for the page, if admitted. */
+  function fetchIfAllowed(
+    lookup: Lookup,
+    key: string,
+    client: string,
+    previous: StoredPage | undefined,
+  ): Promise<PageAnswer> {
+    const go = (admission: Admission): Promise<PageAnswer> => {
+      if (!admission.ok) return Promise.resolve(admission.answer);
+      // Another request for the page may have started while the allowance was asked.
+      const flight = coalescer.inFlight(key);
+      if (flight !== undefined) {
+        if (admission.pass !== undefined) breaker?.record(admission.pass, 'neutral', key);
+        return answerOrStale(flight, previous, true);
+      }
+      const started = coalescer.start(key, () =>
+        fetchAndStore(lookup, key, previous, admission.pass),
+      );
+      return answerOrStale(started, previous, false);
+    };
+    const admission = admit(key, client, previous);
+    return admission instanceof Promise ? admission.then(go) : go(admission);
+  }
+
+  /** The second level and other replicas' flights, then `fetchIfAllowed`. */
+  async function viaShared(
+    sharedPages: SharedPages,
+    lookup: Lookup,
+    key: string,
+    client: string,
+    local: StoredPage | undefined,
+  ): Promise<PageAnswer> {
+    const seen = await readShared(sharedPages, key);
+    const at = now();
+    let previous = local;
+    const { entry } = seen;
+    if (entry !== undefined) {
+      if (entry.freshUntil > at) {
+        adopt(key, entry);
+        sharedPages.countHit();
+        return entry.kind === 'page'
+          ? { kind: 'page', page: entry, cache: 'hit' }
+          : refusalAnswer(entry, 'hit');
+      }
+      if (
+        entry.kind === 'page' &&
+        entry.staleUntil > at &&
+        (previous === undefined || entry.freshUntil > previous.freshUntil)
+      ) {
+        adopt(key, entry);
+        previous = entry;
+      }
+    }
+    // Requests here may have started a flight while we asked.
+    const flight = coalescer.inFlight(key);
+    if (flight !== undefined) return answerOrStale(flight, previous, true);
+    if (seen.hold !== undefined) {
+      const { upstreamStatus, ...problem } = seen.hold.detail;
+      return withheld(previous, {
+        ...problem,
+        retryAfterSeconds: Math.max(1, Math.ceil((seen.hold.untilMs - at) / 1000)),
+        upstreamStatus,
+      });
+    }
+    if (seen.fetching) {
+      // Another replica is fetching it: wait for its result, merged like a local flight (and
+      // free, like one); fetch here only if that comes to nothing.
+      const waited = coalescer.start(key, async () => {
+        const other = await fromOtherReplica(key, previous);
+        if (other !== undefined) return other;
+        // Inside the key's own flight: admitted, it fetches here rather than start another.
+        const admission = await admit(key, client, previous);
+        if (!admission.ok) return admission.answer;
+        return fetchAndStore(lookup, key, previous, admission.pass);
+      });
+      return answerOrStale(waited, previous, true);
+    }
+    return fetchIfAllowed(lookup, key, client, previous);
   }
 
   return {
@@ -294,40 +522,8 @@ export function createPageSource(options: PageSourceOptions): PageSource {
 
       const flight = coalescer.inFlight(key);
       if (flight !== undefined) return answerOrStale(flight, previous, true);
-
-      // A page that just failed is held back: its stale copy, or its problem, at no quota.
-      const hold = backoff?.holding(key);
-      if (hold !== undefined) {
-        const { upstreamStatus, ...problem } = hold.detail;
-        return withheld(previous, {
-          ...problem,
-          retryAfterSeconds: hold.retryAfterSeconds,
-          upstreamStatus,
-        });
-      }
-
-      // From here on the request would spend quota, so the client's allowance applies.
-      const allowed = clientRateLimit.take(client);
-      if (!allowed.ok) {
-        return withheld(previous, {
-          status: 429,
-          code: 'rate_limited',
-          detail: 'Too many new pages requested from this address; slow down a little.',
-          retryAfterSeconds: allowed.retryAfterSeconds,
-        });
-      }
-      // The upstream as a whole has been failing: only its probe goes out.
-      const pass = breaker?.pass();
-      if (pass !== undefined && !pass.ok) {
-        return withheld(previous, {
-          status: 503,
-          code: 'upstream_unavailable',
-          detail: 'The catalogue has been failing; the explorer is giving it a moment.',
-          retryAfterSeconds: pass.retryAfterSeconds,
-        });
-      }
-      const started = coalescer.start(key, () => fetchAndStore(lookup, key, previous, pass));
-      return answerOrStale(started, previous, false);
+      if (shared !== undefined) return viaShared(shared, lookup, key, client, previous);
+      return fetchIfAllowed(lookup, key, client, previous);
     },
 
     peek(lookup) {
@@ -338,6 +534,18 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       const stored = cache.get(cacheKey(lookup));
       return stored?.kind === 'page' && stored.freshUntil > now() ? stored : undefined;
     },
+
+    freshShared:
+      shared === undefined
+        ? undefined
+        : async (lookup) => {
+            const key = cacheKey(lookup);
+            const entry = await shared.entry(key);
+            if (entry?.kind !== 'page' || entry.freshUntil <= now()) return undefined;
+            adopt(key, entry);
+            shared.countHit();
+            return entry;
+          },
 
     encode(lookup, page, encoding) {
       return encodeOnce(page, encoding, (copy) => {

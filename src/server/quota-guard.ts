@@ -14,19 +14,31 @@ export type QuotaDecision =
   | { ok: false; reason: 'quota_exhausted' | 'upstream_rate_limited'; retryAfterSeconds: number };
 
 export interface QuotaGuard {
-  /** Takes one call from the budget, or says why not and for how long. */
-  tryAcquire(): QuotaDecision;
+  /**
+   * Takes one call from the budget, or says why not and for how long. The in-memory guard
+   * decides at once; one shared through Redis (shared-state/shared-quota.ts) has to ask, so
+   * callers await either.
+   */
+  tryAcquire(): QuotaDecision | Promise<QuotaDecision>;
   /** The upstream answered 429: no calls until `seconds` from now. */
   pauseFor(seconds: number): void;
   stats(): { budget: number; usedLastHour: number; pausedForSeconds: number };
   /** Seconds until `calls` more calls fit in the window (0: they fit now). */
+  secondsUntilRoomFor(calls: number): number | Promise<number>;
+}
+
+/** The in-memory guard, which can also be told of calls counted elsewhere. */
+export interface LocalQuotaGuard extends QuotaGuard {
+  tryAcquire(): QuotaDecision;
   secondsUntilRoomFor(calls: number): number;
+  /** Counts `calls` as spent now without asking (calls someone else made for this budget). */
+  charge(calls: number): void;
 }
 
 export function createQuotaGuard(options: {
   budgetPerHour: number;
   now?: () => number;
-}): QuotaGuard {
+}): LocalQuotaGuard {
   const { budgetPerHour, now = Date.now } = options;
   const buckets = new Uint32Array(WINDOW_SECONDS);
   let total = 0;
@@ -83,6 +95,14 @@ export function createQuotaGuard(options: {
       buckets[slot] = (buckets[slot] as number) + 1;
       total++;
       return { ok: true };
+    },
+    charge(calls) {
+      if (calls <= 0) return;
+      const current = Math.floor(now() / 1000);
+      advance(current);
+      const slot = current % WINDOW_SECONDS;
+      buckets[slot] = (buckets[slot] as number) + calls;
+      total += calls;
     },
     pauseFor(seconds) {
       pausedUntil = Math.max(pausedUntil, now() + Math.max(0, seconds) * 1000);

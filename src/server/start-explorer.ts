@@ -26,9 +26,11 @@ import { createResponseCache } from './response-cache.ts';
 import { loadStaticSite } from './static-files.ts';
 import { meteredListener, meteredPageSource, meteredUpstream } from './metered-parts.ts';
 import { createMetrics, type ExplorerMetrics } from './metrics.ts';
+import { createSharedState } from './shared-state/shared-state.ts';
 import { createThumbnailProxy } from './thumbnail-proxy.ts';
 import { createUpstreamClient } from './upstream-client.ts';
 import { createWalkRegistry } from './whole-list/list-walk.ts';
+import { WALKS_PER_CLIENT } from '../shared/whole-list.ts';
 import { resolveUpstreamTarget } from './upstream-target.ts';
 
 // The composition root: from a parsed configuration to a running explorer app. Every part is
@@ -58,7 +60,21 @@ export async function startExplorer(
     config.upstream,
     logger,
   );
-  const quota = createQuotaGuard({ budgetPerHour: config.quotaPerHour });
+  // With REDIS_URL, the replicas share quota, allowances, pages and failures through Redis
+  // (shared-state/); without it, each process keeps them in its own memory.
+  const shared =
+    config.redis === null
+      ? null
+      : createSharedState({
+          config: config.redis,
+          quotaPerHour: config.quotaPerHour,
+          clientRateLimit: config.clientRateLimit,
+          // A claim outlives the claimant's upstream call (its deadline covers the retries).
+          claimMs: config.upstreamTimeoutMs + 500,
+          walksPerClient: WALKS_PER_CLIENT,
+          logger,
+        });
+  const quota = shared?.quota ?? createQuotaGuard({ budgetPerHour: config.quotaPerHour });
   const upstream = createUpstreamClient({
     baseUrl,
     apiKey,
@@ -85,9 +101,12 @@ export async function startExplorer(
   const breaker = createUpstreamBreaker({
     threshold: failures.breakerThreshold,
     openMs: failures.breakerOpenMs,
-    onStateChange: (state, stats) =>
-      logger.warn({ breaker: state, openMs: stats.openMs }, 'upstream breaker changed state'),
+    onStateChange: (state, stats) => {
+      logger.warn({ breaker: state, openMs: stats.openMs }, 'upstream breaker changed state');
+      if (state === 'open') breakerSignal?.opened(stats.openMs);
+    },
   });
+  const breakerSignal = shared?.shareBreaker(() => breaker);
   const slots = createUpstreamSlots({
     limit: failures.maxInFlight,
     queueLimit: failures.maxQueued,
@@ -99,6 +118,7 @@ export async function startExplorer(
         cache,
         breaker: () => breaker.stats(),
         upstreamSlots: () => slots.stats(),
+        shared: shared === null ? undefined : () => shared.figures(),
         walks: () => walks.stats(),
       })
     : null;
@@ -109,7 +129,7 @@ export async function startExplorer(
     upstream: metrics ? meteredUpstream(slotted, metrics) : slotted,
     cache,
     coalescer: createRequestCoalescer<PageAnswer>(),
-    clientRateLimit: createClientRateLimit(config.clientRateLimit),
+    clientRateLimit: shared?.clientRateLimit ?? createClientRateLimit(config.clientRateLimit),
     // Channel names for link previews, from every page that passes, API lookups included.
     onPage: channelTitles.learnFromPage,
     backoff: createFailureBackoff<HeldFailure>({
@@ -118,10 +138,13 @@ export async function startExplorer(
     }),
     breaker,
     staleAfterMs: failures.staleAfterMs,
+    shared: shared?.pages,
+    // Another replica's fetch gets as long as a fetch of our own would.
+    sharedWaitMs: config.upstreamTimeoutMs + 500,
   });
   const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
   // Walks read through the metered source: their pages count like any reader's.
-  const walks = createWalkRegistry({ pageSource });
+  const walks = createWalkRegistry({ pageSource, shared: shared?.walks });
 
   const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
   const appHtml =
@@ -147,6 +170,7 @@ export async function startExplorer(
     requestLogger,
     trustProxy: config.trustProxy,
     isStopping: () => stopping,
+    sharingDown: shared === null ? undefined : () => shared.down(),
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
     wholeList: { quota, channelTitles, walks },
   });
@@ -164,7 +188,7 @@ export async function startExplorer(
       stopping = true;
     },
     async close() {
-      await Promise.allSettled([upstream.close(), thumbnails?.close()]);
+      await Promise.allSettled([upstream.close(), thumbnails?.close(), shared?.close()]);
       await catalogue?.close();
     },
   };

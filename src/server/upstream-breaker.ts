@@ -57,6 +57,11 @@ export interface UpstreamBreaker {
   pass(): BreakerPass;
   /** The outcome of a call made with `pass`; `page` names what was asked for. */
   record(pass: Extract<BreakerPass, { ok: true }>, outcome: BreakerOutcome, page: string): void;
+  /**
+   * Another replica's breaker opened for `ms` (shared-state/shared-breaker.ts): a closed
+   * breaker opens too, for that long, as if its own pages had failed.
+   */
+  openFor(ms: number): void;
   stats(): BreakerStats;
 }
 
@@ -78,8 +83,7 @@ export function createUpstreamBreaker(options: BreakerOptions = {}): UpstreamBre
     state,
     failingPages: failing.size,
     openMs,
-    retryAfterSeconds:
-      state === 'open' ? Math.max(1, Math.ceil((openUntil - now()) / 1000)) : null,
+    retryAfterSeconds: state === 'open' ? Math.max(1, Math.ceil((openUntil - now()) / 1000)) : null,
     ...counts,
   });
 
@@ -88,9 +92,9 @@ export function createUpstreamBreaker(options: BreakerOptions = {}): UpstreamBre
     onStateChange?.(next, stats());
   };
 
-  const open = () => {
+  const open = (forMs = openMs) => {
     failing.clear();
-    openUntil = now() + openMs;
+    openUntil = now() + forMs;
     counts.opened++;
     moveTo('open');
   };
@@ -136,6 +140,11 @@ export function createUpstreamBreaker(options: BreakerOptions = {}): UpstreamBre
         failing.add(page);
         if (failing.size >= threshold) open();
       }
+    },
+
+    openFor(ms) {
+      if (state !== 'closed' || ms <= 0) return;
+      open(ms);
     },
 
     stats,

@@ -268,7 +268,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       let last: Attempt | null = null;
       let attempts = 0;
       for (let retry = 0; retry <= retries; retry++) {
-        const permit = quota.tryAcquire();
+        const permit = await quota.tryAcquire();
         if (!permit.ok) {
           if (last !== null && !last.ok) break; // a retry the budget cannot afford: report the last failure
           const failure: UpstreamFailure = {

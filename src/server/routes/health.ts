@@ -5,13 +5,20 @@ import type { UpstreamClient } from '../upstream-client.ts';
 
 // Probes for an orchestrator or a balancer. /healthz: the process answers. /readyz: it should
 // get traffic: not once shutdown began, nor while the upstream refuses its credentials (every
-// lookup would fail). Both are public, so they say only that and why: the quota and cache
+// lookup would fail). A replica that lost Redis says it is degraded, and why, but stays ready:
+// it still serves. Both are public, so they say only that and why: the quota and cache
 // figures are for operators, on /metrics (metrics.ts).
 
 export interface ReadinessSources {
   upstream: Pick<UpstreamClient, 'health'>;
   /** True once shutdown began. */
   isStopping: () => boolean;
+  /**
+   * With replicas sharing state through Redis: why sharing is off, or undefined while it is on.
+   * A replica without Redis still serves (its own cache, its share of the quota), so this
+   * makes it degraded but still ready.
+   */
+  sharingDown?: () => string | undefined;
 }
 
 const NOT_STORED = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' };
@@ -25,15 +32,23 @@ export function readyz(sources: ReadinessSources): Handler<AppEnv> {
   return (c) => {
     c.get('log').route = 'readyz';
     const health = sources.upstream.health();
+    const sharing = sources.sharingDown?.();
     const status = sources.isStopping()
       ? 'stopping'
-      : health.credentialsRejected
+      : health.credentialsRejected || sharing !== undefined
         ? 'degraded'
         : 'ready';
     const body = {
       status,
-      reason: health.credentialsRejected ? 'upstream_credentials_rejected' : undefined,
+      reason: health.credentialsRejected
+        ? 'upstream_credentials_rejected'
+        : sharing !== undefined
+          ? 'shared_state_unavailable'
+          : undefined,
+      detail: sharing === undefined ? undefined : `redis: ${sharing}`,
     };
-    return respond(status === 'ready' ? 200 : 503, JSON.stringify(body), NOT_STORED);
+    // Only what stops every lookup takes the replica out of rotation.
+    const unready = sources.isStopping() || health.credentialsRejected;
+    return respond(unready ? 503 : 200, JSON.stringify(body), NOT_STORED);
   };
 }

@@ -183,7 +183,7 @@ async function startWalk(
       }),
     };
   }
-  const opened = options.walks.open(list, id, client, { signal: c.req.raw.signal });
+  const opened = await options.walks.open(list, id, client, { signal: c.req.raw.signal });
   if (!opened.ok)
     return {
       ok: false,

@@ -6,6 +6,7 @@ import {
   type WalkStop,
 } from '../../shared/whole-list.ts';
 import type { PageSource } from '../page-source.ts';
+import type { WalkLeases, WalkLease } from '../shared-state/shared-walks.ts';
 
 // Walking a whole list: following its continuation chain (spec §2.6) from the first page to
 // the last, each page through the page source like any lookup: the cache first, then a request
@@ -19,6 +20,9 @@ import type { PageSource } from '../page-source.ts';
 //
 // The registry counts walks per list (the first opens it, later ones join, the last to leave
 // closes it; progress is the front's) and per client, who may run WALKS_PER_CLIENT at once.
+// With replicas sharing state through Redis, both counts are also kept there
+// (shared-state/shared-walks.ts), so they hold for the whole deployment: opening a walk then
+// asks Redis first.
 
 export interface WalkedPage<L extends ListKind = ListKind> {
   /** The continuation the page was asked for with; null for the first page. */
@@ -56,14 +60,20 @@ export interface WalkStats {
   joined: number;
 }
 
+export type WalkOpened<L extends ListKind> =
+  { ok: true; walk: ListWalk<L> } | { ok: false; retryAfterSeconds: number };
+
 export interface WalkRegistry {
-  /** A walk of `list` for `client`, or a refusal when the client runs too many already. */
+  /**
+   * A walk of `list` for `client`, or a refusal when the client runs too many already. At
+   * once in memory; shared through Redis, after asking it.
+   */
   open<L extends ListKind>(
     list: L,
     id: string,
     client: string,
     options?: { signal?: AbortSignal },
-  ): { ok: true; walk: ListWalk<L> } | { ok: false; retryAfterSeconds: number };
+  ): WalkOpened<L> | Promise<WalkOpened<L>>;
   stats(): WalkStats;
 }
 
@@ -81,140 +91,158 @@ export function createWalkRegistry(options: {
   pageSource: Pick<PageSource, 'get'>;
   walksPerClient?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The deployment's counts, when replicas share them through Redis. */
+  shared?: WalkLeases;
 }): WalkRegistry {
-  const { pageSource, walksPerClient = WALKS_PER_CLIENT, sleep = abortableSleep } = options;
+  const { pageSource, walksPerClient = WALKS_PER_CLIENT, sleep = abortableSleep, shared } = options;
   const lists = new Map<string, ListEntry>();
   const perClient = new Map<string, number>();
   let started = 0;
   let joined = 0;
   let walks = 0;
 
-  return {
-    open(list, id, client, { signal } = {}) {
-      const running = perClient.get(client) ?? 0;
-      if (running >= walksPerClient) return { ok: false, retryAfterSeconds: 5 };
-      perClient.set(client, running + 1);
-      walks++;
-      const key = `${list} ${id}`;
-      let entry = lists.get(key);
-      if (entry === undefined) {
-        entry = { readers: 0 };
-        lists.set(key, entry);
-        started++;
-      } else {
-        joined++;
-      }
-      entry.readers++;
-      const shared = entry;
+  function openHere<L extends ListKind>(
+    list: L,
+    id: string,
+    client: string,
+    { signal }: { signal?: AbortSignal },
+    lease?: WalkLease,
+  ): WalkOpened<L> {
+    const running = perClient.get(client) ?? 0;
+    if (running >= walksPerClient) {
+      lease?.release();
+      return { ok: false, retryAfterSeconds: 5 };
+    }
+    perClient.set(client, running + 1);
+    walks++;
+    const key = `${list} ${id}`;
+    let entry = lists.get(key);
+    if (entry === undefined) {
+      entry = { readers: 0 };
+      lists.set(key, entry);
+    }
+    // Whether the list was being read anywhere: the deployment's count when it is shared.
+    if (lease?.joined ?? entry.readers > 0) joined++;
+    else started++;
+    entry.readers++;
+    const shared = entry;
 
-      const stop = new AbortController();
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        stop.abort();
-        signal?.removeEventListener('abort', release);
-        walks--;
-        const left = (perClient.get(client) ?? 1) - 1;
-        if (left === 0) perClient.delete(client);
-        else perClient.set(client, left);
-        if (--shared.readers === 0) lists.delete(key);
-      };
-      // The reader went away (its request was aborted): the walk is over, whether or not
-      // anything asks for its next page again.
-      if (signal?.aborted) release();
-      else signal?.addEventListener('abort', release, { once: true });
+    const stop = new AbortController();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      stop.abort();
+      signal?.removeEventListener('abort', release);
+      lease?.release();
+      walks--;
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left === 0) perClient.delete(client);
+      else perClient.set(client, left);
+      if (--shared.readers === 0) lists.delete(key);
+    };
+    // The reader went away (its request was aborted): the walk is over, whether or not
+    // anything asks for its next page again.
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release, { once: true });
 
-      const mine: WalkProgress = { pages: 0, items: 0, totalItems: null };
-      /** The continuation of the next page; undefined once the chain has ended. */
-      let param: string | null | undefined = null;
-      const seen = new Set<string>();
-      /** How the walk ends once the page in hand is read (a loop in the chain ends it early). */
-      let after: WalkEnd = { complete: true, stoppedBy: null };
-      let end: WalkEnd | undefined;
+    const mine: WalkProgress = { pages: 0, items: 0, totalItems: null };
+    /** The continuation of the next page; undefined once the chain has ended. */
+    let param: string | null | undefined = null;
+    const seen = new Set<string>();
+    /** How the walk ends once the page in hand is read (a loop in the chain ends it early). */
+    let after: WalkEnd = { complete: true, stoppedBy: null };
+    let end: WalkEnd | undefined;
 
-      const finish = (result: WalkEnd) => {
-        end = result;
-        release();
-        return { done: true as const, end: result };
-      };
-      const stopped = (): WalkEnd => ({
-        complete: false,
-        stoppedBy: { status: 499, code: 'walk_stopped', detail: 'The walk was stopped.' },
-      });
+    const finish = (result: WalkEnd) => {
+      end = result;
+      release();
+      return { done: true as const, end: result };
+    };
+    const stopped = (): WalkEnd => ({
+      complete: false,
+      stoppedBy: { status: 499, code: 'walk_stopped', detail: 'The walk was stopped.' },
+    });
 
-      const walk: ListWalk<typeof list> = {
-        list,
-        id,
-        progress: () => ({ ...mine }),
-        release,
-        async next() {
-          if (end !== undefined) return { done: true, end };
-          if (param === undefined) return finish(after);
-          for (;;) {
-            if (stop.signal.aborted) return finish(stopped());
-            const lookup = { endpoint: list, id, continuation: param ?? undefined };
-            const answer = await pageSource.get(lookup, client);
-            if (stop.signal.aborted) return finish(stopped());
-            if (answer.kind === 'problem') {
-              // The client's own allowance paces a walk rather than ending it: wait for the
-              // next token, as a reader scrolling would. Everything else ends the walk.
-              if (answer.code === 'rate_limited' && answer.status === 429) {
-                const wait = Math.min(
-                  MAX_ALLOWANCE_WAIT_MS,
-                  (answer.retryAfterSeconds ?? 1) * 1000,
-                );
-                await sleep(wait, stop.signal).catch(() => undefined);
-                continue;
-              }
-              return finish({
-                complete: false,
-                stoppedBy: {
-                  status: answer.status,
-                  code: answer.code,
-                  detail: answer.detail,
-                  retryAfter: answer.retryAfterSeconds,
-                },
-              });
+    const walk: ListWalk<typeof list> = {
+      list,
+      id,
+      progress: () => ({ ...mine }),
+      release,
+      async next() {
+        if (end !== undefined) return { done: true, end };
+        if (param === undefined) return finish(after);
+        for (;;) {
+          if (stop.signal.aborted) return finish(stopped());
+          const lookup = { endpoint: list, id, continuation: param ?? undefined };
+          const answer = await pageSource.get(lookup, client);
+          if (stop.signal.aborted) return finish(stopped());
+          if (answer.kind === 'problem') {
+            // The client's own allowance paces a walk rather than ending it: wait for the
+            // next token, as a reader scrolling would. Everything else ends the walk.
+            if (answer.code === 'rate_limited' && answer.status === 429) {
+              const wait = Math.min(MAX_ALLOWANCE_WAIT_MS, (answer.retryAfterSeconds ?? 1) * 1000);
+              await sleep(wait, stop.signal).catch(() => undefined);
+              continue;
             }
-            const { body } = answer.page;
-            // A page just fetched was parsed by the upstream client's check: not twice.
-            const page = (answer.data ?? JSON.parse(body.toString('utf8'))) as EndpointPage<
-              typeof list
-            >;
-            const value: WalkedPage<typeof list> = {
-              param,
-              body,
-              page,
-              firstPosition: mine.items + 1,
-            };
-            mine.pages++;
-            mine.items += page.items.length;
-            if ('info' in page && page.info !== undefined) mine.totalItems = page.info.totalItems;
-            const next = page.continuation;
-            if (next === null || next === '') {
-              param = undefined;
-            } else if (seen.has(next) || mine.pages >= MAX_PAGES) {
-              // The upstream sent a continuation it sent before: the chain loops. What was
-              // read is the list; say it ended early.
-              after = {
-                complete: false,
-                stoppedBy: {
-                  status: 502,
-                  code: 'upstream_bad_response',
-                  detail: 'The catalogue repeated a continuation: the list ends here.',
-                },
-              };
-              param = undefined;
-            } else {
-              seen.add(next);
-              param = next;
-            }
-            return { done: false, value };
+            return finish({
+              complete: false,
+              stoppedBy: {
+                status: answer.status,
+                code: answer.code,
+                detail: answer.detail,
+                retryAfter: answer.retryAfterSeconds,
+              },
+            });
           }
-        },
-      };
-      return { ok: true, walk };
+          const { body } = answer.page;
+          // A page just fetched was parsed by the upstream client's check: not twice.
+          const page = (answer.data ?? JSON.parse(body.toString('utf8'))) as EndpointPage<
+            typeof list
+          >;
+          const value: WalkedPage<typeof list> = {
+            param,
+            body,
+            page,
+            firstPosition: mine.items + 1,
+          };
+          mine.pages++;
+          mine.items += page.items.length;
+          if ('info' in page && page.info !== undefined) mine.totalItems = page.info.totalItems;
+          const next = page.continuation;
+          if (next === null || next === '') {
+            param = undefined;
+          } else if (seen.has(next) || mine.pages >= MAX_PAGES) {
+            // The upstream sent a continuation it sent before: the chain loops. What was
+            // read is the list; say it ended early.
+            after = {
+              complete: false,
+              stoppedBy: {
+                status: 502,
+                code: 'upstream_bad_response',
+                detail: 'The catalogue repeated a continuation: the list ends here.',
+              },
+            };
+            param = undefined;
+          } else {
+            seen.add(next);
+            param = next;
+          }
+          return { done: false, value };
+        }
+      },
+    };
+    return { ok: true, walk };
+  }
+
+  return {
+    open(list, id, client, openOptions = {}) {
+      if (shared === undefined) return openHere(list, id, client, openOptions);
+      return shared
+        .acquire(client, `${list} ${id}`)
+        .then((leased) =>
+          leased.ok ? openHere(list, id, client, openOptions, leased.lease) : leased,
+        );
     },
     stats: () => ({ lists: lists.size, walks, started, joined }),
   };

@@ -70,7 +70,7 @@ export async function walkCost(
     affordable: true,
   };
   if (lookups !== null && lookups > 0) {
-    const wait = Math.max(pausedForSeconds, quota.secondsUntilRoomFor(lookups));
+    const wait = Math.max(pausedForSeconds, await quota.secondsUntilRoomFor(lookups));
     if (wait > 0) {
       cost.affordable = false;
       cost.retryAfter = wait;
@@ -78,7 +78,7 @@ export async function walkCost(
   } else if (lookups === null && (remaining === 0 || pausedForSeconds > 0)) {
     // A channel's walk needs at least its next page.
     cost.affordable = false;
-    cost.retryAfter = Math.max(pausedForSeconds, quota.secondsUntilRoomFor(1));
+    cost.retryAfter = Math.max(pausedForSeconds, await quota.secondsUntilRoomFor(1));
   }
   return { ok: true, cost, title };
 }

@@ -1,0 +1,340 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { startReplicas, type Replica } from '../../test-support/replicas.ts';
+import {
+  startTestUpstream,
+  validPage,
+  type Behaviour,
+  type TestUpstream,
+} from '../../test-support/test-upstream.ts';
+
+// Three replicas (`node src/server/index.ts` processes) sharing one real Redis and one upstream
+// over HTTP: the deployment the README describes, minus the load balancer (the tests choose the
+// replica for each request). Each test starts its own replicas under a key prefix of its own.
+
+const PLAYLIST = 'PLsharedstate0123456789abcdefghij';
+const METRICS_TOKEN = 'replicas-test-metrics-token';
+
+let redis: TestRedis;
+let upstream: TestUpstream;
+let prefixes = 0;
+
+/** Valid pages, each after `ms`: long enough for concurrent requests to meet in flight. */
+const slowPages =
+  (ms: number): Behaviour =>
+  async (req, res) => {
+    await sleep(ms);
+    await validPage(req, res);
+  };
+
+beforeAll(async () => {
+  [redis, upstream] = await Promise.all([startTestRedis(), startTestUpstream()]);
+});
+
+afterAll(async () => {
+  await Promise.all([redis.stop(), upstream.close()]);
+});
+
+async function cluster(
+  env: Record<string, string>,
+  count = 3,
+): Promise<Replica[] & AsyncDisposable> {
+  upstream.reset();
+  const replicas = await startReplicas(count, {
+    CATALOGUE_BASE_URL: upstream.url,
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: `test${++prefixes}:${process.pid}:`,
+    EXPLORER_REPLICAS: String(count),
+    TRUST_PROXY: 'true',
+    CLIENT_RATE_LIMIT_BURST: '100000',
+    UPSTREAM_RETRIES: '0',
+    METRICS_TOKEN,
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  // Every replica has connected to Redis before the test begins (or none is left running).
+  try {
+    for (const replica of replicas)
+      await until(async () => (await readyz(replica)).status === 'ready');
+  } catch (error) {
+    await Promise.all(replicas.map((r) => r.kill()));
+    throw error;
+  }
+  return Object.assign(replicas, {
+    [Symbol.asyncDispose]: async () => {
+      for (const r of replicas)
+        if (r.child.exitCode !== null && r.child.signalCode === null)
+          console.error(`a replica exited on its own:\n${r.output().slice(-3000)}`);
+      await Promise.all(replicas.map((r) => r.kill()));
+    },
+  });
+}
+
+const page = (n: number) => `/api/v1/playlist?id=${PLAYLIST}&continuation=p${n}`;
+
+async function get(replica: Replica, path: string, client = 'client-a') {
+  const started = performance.now();
+  const response = await fetch(`${replica.url}${path}`, {
+    headers: { 'X-Forwarded-For': client, 'Accept-Encoding': 'identity' },
+  });
+  const body = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body,
+    ms: performance.now() - started,
+  };
+}
+
+async function readyz(replica: Replica) {
+  const response = await fetch(`${replica.url}/readyz`);
+  return {
+    http: response.status,
+    ...((await response.json()) as { status: string; reason?: string; detail?: string }),
+  };
+}
+
+async function metric(replica: Replica, name: string): Promise<number> {
+  const response = await fetch(`${replica.url}/metrics`, {
+    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await response.text();
+  const line = text.split('\n').find((l) => l.startsWith(name));
+  return line === undefined ? Number.NaN : Number(line.split(' ').at(-1));
+}
+
+async function until(check: () => Promise<boolean>, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+
+describe('replicas sharing state through Redis', () => {
+  it('600 distinct pages at once across three replicas with a budget of 200: at most 200 upstream calls, 429 with Retry-After for the rest', async () => {
+    await using replicas = await cluster({ CATALOGUE_QUOTA_PER_HOUR: '200' });
+    upstream.setFallback(slowPages(20));
+    const answers = await Promise.all(
+      Array.from({ length: 600 }, (_, n) => get(replicas[n % 3] as Replica, page(n))),
+    );
+    const ok = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(upstream.hits()).toBeLessThanOrEqual(200);
+    expect(ok.length).toBe(upstream.hits());
+    expect(ok.length + refused.length).toBe(600);
+    for (const answer of refused) {
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(answer.headers.get('content-type')).toContain('application/problem+json');
+    }
+    // The budget was spent, not left idle.
+    expect(ok.length).toBe(200);
+  });
+
+  it('60 identical cold requests spread over three replicas at once: one upstream call', async () => {
+    await using replicas = await cluster({});
+    upstream.setFallback(slowPages(300));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, n) => get(replicas[n % 3] as Replica, page(1))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(upstream.hits()).toBe(1);
+  });
+
+  it('a page fetched through replica A is served by B and C with no upstream call', async () => {
+    await using replicas = await cluster({});
+    const [a, b, c] = replicas as unknown as [Replica, Replica, Replica];
+    const first = await get(a, page(7));
+    expect(first.status).toBe(200);
+    const fromB = await get(b, page(7));
+    const fromC = await get(c, page(7));
+    expect(upstream.hits()).toBe(1);
+    for (const answer of [fromB, fromC]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe(first.body);
+      expect(answer.headers.get('etag')).toBe(first.headers.get('etag'));
+    }
+    expect(await metric(b, 'explorer_cache_second_level_hits_total')).toBe(1);
+    expect(await metric(c, 'explorer_cache_second_level_hits_total')).toBe(1);
+    // B keeps it in its own memory now: no second trip to Redis.
+    await get(b, page(7));
+    expect(await metric(b, 'explorer_cache_second_level_hits_total')).toBe(1);
+  });
+
+  it("a client's allowance is the same whether it talks to one replica or three", async () => {
+    await using replicas = await cluster({
+      CLIENT_RATE_LIMIT_BURST: '10',
+      CLIENT_RATE_LIMIT_PER_SECOND: '0.01',
+    });
+    const served = async (client: string, spread: boolean, from: number) => {
+      let ok = 0;
+      for (let n = from; n < from + 30; n++) {
+        const replica = replicas[spread ? n % 3 : 0] as Replica;
+        const answer = await get(replica, page(n), client);
+        if (answer.status === 200) ok++;
+        else expect(answer.status).toBe(429);
+      }
+      return ok;
+    };
+    const alone = await served('one-replica', false, 0);
+    const spread = await served('three-replicas', true, 100);
+    expect(alone).toBe(10);
+    expect(spread).toBe(alone);
+  });
+});
+
+describe('replicas sharing what they learn of failures', () => {
+  it("a page failing on A is held back on B; A's breaker opening spares B's and C's quota", async () => {
+    await using replicas = await cluster({ BREAKER_THRESHOLD: '3', BREAKER_OPEN_MS: '20000' });
+    const [a, b, c] = replicas as unknown as [Replica, Replica, Replica];
+    upstream.setFallback((_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'application/problem+json' });
+      res.end('{"status":500}');
+    });
+    expect((await get(a, page(1))).status).toBe(502);
+    expect(upstream.hits()).toBe(1);
+    // B holds the page back as A does: the same problem, with a wait, and no call.
+    const held = await get(b, page(1));
+    expect(held.status).toBe(502);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(upstream.hits()).toBe(1);
+
+    // Two more pages fail on A: its breaker opens, and so do B's and C's.
+    await get(a, page(2));
+    await get(a, page(3));
+    expect(upstream.hits()).toBe(3);
+    await until(
+      async () => (await metric(c, 'explorer_upstream_breaker_state{state="open"}')) === 1,
+    );
+    for (const replica of [b, c]) {
+      const refused = await get(replica, page(50));
+      expect(refused.status).toBe(503);
+      expect(refused.body).toContain('upstream_unavailable');
+    }
+    expect(upstream.hits()).toBe(3);
+  });
+});
+
+describe('replicas when Redis fails', () => {
+  it('Redis frozen (connected, answering nothing): requests answer within the deadline, /readyz degraded', async () => {
+    await using replicas = await cluster({});
+    const [a, b] = replicas as unknown as [Replica, Replica, Replica];
+    expect((await get(a, page(1))).status).toBe(200);
+    redis.freeze();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, n) => get(replicas[n % 3] as Replica, page(n % 10))),
+      );
+      expect(answers.map((x) => x.status)).toEqual(Array(30).fill(200));
+      // At most one command deadline (250 ms) before the heartbeat takes Redis out of the way.
+      expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(900);
+      await until(async () => (await readyz(b)).status === 'degraded');
+      expect(await readyz(b)).toMatchObject({ http: 200, reason: 'shared_state_unavailable' });
+    } finally {
+      redis.thaw();
+    }
+    await until(async () => (await readyz(b)).status === 'ready');
+  });
+
+  it('Redis stopped under load: cached pages keep coming, calls within the fallback share, /readyz 200 degraded; restarted: sharing resumes', async () => {
+    const budget = 300;
+    await using replicas = await cluster({ CATALOGUE_QUOTA_PER_HOUR: String(budget) });
+    const [a, b] = replicas as unknown as [Replica, Replica, Replica];
+    upstream.setFallback(slowPages(5));
+    // 30 pages in every replica's own memory (30 upstream calls; the rest from Redis).
+    for (let n = 0; n < 30; n++)
+      for (const replica of replicas) expect((await get(replica, page(n))).status).toBe(200);
+    expect(upstream.hits()).toBe(30);
+
+    let stop = false;
+    const answers: Array<{ status: number; ms: number; cached: boolean }> = [];
+    let fresh = 1000;
+    const load = Array.from({ length: 12 }, async (_, worker) => {
+      while (!stop) {
+        const cached = worker % 2 === 0;
+        const n = cached ? (worker * 7) % 30 : fresh++;
+        const answer = await get(replicas[worker % 3] as Replica, page(n), `client-${worker}`);
+        answers.push({ status: answer.status, ms: answer.ms, cached });
+      }
+    });
+    try {
+      await sleep(300);
+      await redis.stop();
+      const callsBefore = upstream.hits();
+      const outageStarted = answers.length;
+      await sleep(2500);
+      for (const replica of replicas) {
+        const ready = await readyz(replica);
+        expect(ready).toMatchObject({
+          http: 200,
+          status: 'degraded',
+          reason: 'shared_state_unavailable',
+        });
+      }
+      expect(await metric(a, 'explorer_redis_state{state="down"}')).toBe(1);
+      const duringOutage = answers.slice(outageStarted);
+      expect(duringOutage.filter((x) => x.cached).every((x) => x.status === 200)).toBe(true);
+      expect(duringOutage.filter((x) => x.cached).length).toBeGreaterThan(100);
+      // No 5xx at all (the upstream is fine), and nothing waited on the missing Redis.
+      expect(answers.filter((x) => x.status >= 500)).toEqual([]);
+      expect(Math.max(...duringOutage.map((x) => x.ms))).toBeLessThan(1000);
+      // Each replica spends at most its share: a third of what was left of the budget.
+      const outageCalls = upstream.hits() - callsBefore;
+      expect(outageCalls).toBeLessThanOrEqual(budget - 30);
+      expect(upstream.hits()).toBeLessThanOrEqual(budget);
+      expect(duringOutage.some((x) => x.status === 429)).toBe(true);
+      expect(a.logged(/redis unavailable/).length).toBe(1);
+
+      // Redis comes back (empty, as a restarted Redis without persistence does).
+      await redis.start();
+      for (const replica of replicas)
+        await until(async () => (await readyz(replica)).status === 'ready');
+    } finally {
+      stop = true;
+      await Promise.all(load);
+      await redis.start().catch(() => {});
+    }
+    expect(a.logged(/sharing resumed/).length).toBe(1);
+    // Redis came back empty: the replicas wrote back what they spent this hour, so the new
+    // window holds every call made (and a little more: calls whose answers were lost count).
+    await until(async () => (await metric(a, 'explorer_quota_used')) >= upstream.hits());
+    // Sharing works again: a page fetched through A is a hit on B.
+    const hits = upstream.hits();
+    expect((await get(a, page(5000))).status).toBe(200);
+    expect((await get(b, page(5000))).status).toBe(200);
+    expect(upstream.hits()).toBe(hits + 1);
+  }, 30_000);
+
+  it('a replica killed under load: the others answer on', async () => {
+    await using replicas = await cluster({
+      UPSTREAM_TIMEOUT_MS: '1000',
+      HTTP_IDLE_TIMEOUT_MS: '5000',
+    });
+    const [a, b, c] = replicas as unknown as [Replica, Replica, Replica];
+    upstream.setFallback(slowPages(50));
+    let stop = false;
+    const survivors: number[] = [];
+    let n = 0;
+    const load = Array.from({ length: 8 }, async (_, worker) => {
+      while (!stop) {
+        const replica = [b, c][worker % 2] as Replica;
+        // Half on pages A may be fetching as it dies.
+        survivors.push((await get(replica, page(n++ % 40))).status);
+      }
+    });
+    try {
+      const onA = Array.from({ length: 20 }, (_, i) => get(a, page(i)).catch(() => null));
+      await sleep(100);
+      await a.kill();
+      await Promise.all(onA);
+      await sleep(2000);
+    } finally {
+      stop = true;
+      await Promise.all(load);
+    }
+    expect(survivors.length).toBeGreaterThan(50);
+    expect(survivors.filter((s) => s !== 200)).toEqual([]);
+  }, 20_000);
+});

@@ -1,0 +1,242 @@
+import type { Redis } from 'ioredis';
+import type { HeldFailure, PageCacheEntry, StoredPage } from '../page-source.ts';
+import { luaScript, type RedisConnection } from './redis-connection.ts';
+
+// What replicas share about pages, through Redis: the page cache's second level, who is
+// fetching a page right now, and which pages are held back after a failure.
+//
+// - Second level. A page (or the upstream's refusal) one replica fetched is stored in Redis
+//   until it is no longer servable, so every other replica finds it there on its own first
+//   miss; freshness travels with it (absolute times), so a copy is as fresh on B as on A.
+// - Merging across replicas. Before calling the upstream a replica claims the page with a
+//   short key (SET NX PX, outliving the upstream deadline a little). Another replica that finds
+//   the claim waits for the result, woken by a message on one channel when the page is stored
+//   (and checking every so often, in case a message is missed), and fetches itself only when
+//   the claim is gone without a result or its wait runs out. A replica that dies holding a claim
+//   delays the others by the claim's lifetime at most.
+// - Held pages. A failing page's back-off (failure-backoff.ts) is written beside it, so a page
+//   that just failed on A costs B and C no quota either.
+//
+// One script reads all three in one round trip. Nothing here ever throws or waits past the
+// command deadline: while Redis is unreachable each answer is "nothing shared", and the
+// replica goes on from its own memory.
+
+export interface SharedHold {
+  detail: HeldFailure;
+  untilMs: number;
+}
+
+export interface SharedRead {
+  entry?: PageCacheEntry;
+  /** Another replica has claimed the page and is fetching it. */
+  fetching: boolean;
+  hold?: SharedHold;
+}
+
+export interface SharedPages {
+  read(key: string): Promise<SharedRead>;
+  /** The entry alone (one GET, cheaper than `read`): for a page about to be served fresh. */
+  entry(key: string): Promise<PageCacheEntry | undefined>;
+  /** Claims the page for this replica's fetch: false if another replica holds the claim. */
+  claim(key: string): Promise<boolean>;
+  /** Waits for another replica's result, up to `timeoutMs`; what was read last. */
+  waitFor(key: string, timeoutMs: number): Promise<SharedRead>;
+  /** Stores an entry for `ttlMs`, drops the claim and any hold, and wakes the waiters. */
+  store(key: string, entry: PageCacheEntry, ttlMs: number): void;
+  /** The fetch failed: holds the page back until `untilMs` (or not), drops the claim, wakes. */
+  release(key: string, hold?: SharedHold): void;
+  stats(): { secondLevelHits: number; merged: number };
+  /** Counts a page served from the second level. */
+  countHit(): void;
+  /** Counts an answer another replica fetched. */
+  countMerged(): void;
+  close(): void;
+}
+
+const READ = `
+local page = redis.call('GET', KEYS[1])
+local fetching = redis.call('EXISTS', KEYS[2])
+local held = redis.call('GET', KEYS[3])
+return {page or '', fetching, held or ''}
+`;
+
+const STORE = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1
+`;
+
+const RELEASE = `
+redis.call('DEL', KEYS[2])
+if ARGV[1] ~= '' then redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2]) end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1
+`;
+
+/** An entry as stored: a line of JSON (everything but the body), then the body's bytes. */
+export function encodeEntry(entry: PageCacheEntry): Buffer {
+  if (entry.kind === 'refusal') return Buffer.from(`${JSON.stringify(entry)}\n`);
+  const { body, etag, freshUntil, staleUntil } = entry;
+  const head = Buffer.from(`${JSON.stringify({ kind: 'page', etag, freshUntil, staleUntil })}\n`);
+  return Buffer.concat([head, body]);
+}
+
+export function decodeEntry(bytes: Buffer): PageCacheEntry | undefined {
+  const end = bytes.indexOf(10);
+  if (end < 0) return undefined;
+  try {
+    const head = JSON.parse(bytes.subarray(0, end).toString('utf8')) as PageCacheEntry;
+    if (head.kind === 'refusal') return head;
+    if (head.kind !== 'page') return undefined;
+    const page: StoredPage = {
+      kind: 'page',
+      etag: head.etag,
+      freshUntil: head.freshUntil,
+      staleUntil: head.staleUntil,
+      // Its own block: the reply buffer is not kept alive by the cached page.
+      body: Buffer.from(bytes.subarray(end + 1)),
+      encoded: {},
+      encodedBytes: 0,
+    };
+    return page;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface SharedPagesOptions {
+  connection: RedisConnection;
+  keyPrefix: string;
+  /** How long a claim lasts: longer than one upstream call may take, retries included. */
+  claimMs: number;
+  /** How often a waiter looks, in case a message went missing. */
+  pollMs?: number;
+  now?: () => number;
+}
+
+const NOTHING: SharedRead = { fetching: false };
+
+export function createSharedPages(options: SharedPagesOptions): SharedPages {
+  const { connection, keyPrefix, claimMs, pollMs = 100, now = Date.now } = options;
+  const { client } = connection;
+  const channel = `${keyPrefix}pages`;
+  const keysOf = (key: string) => [
+    `${keyPrefix}page:${key}`,
+    `${keyPrefix}fetching:${key}`,
+    `${keyPrefix}held:${key}`,
+  ];
+  const read = luaScript(client, 'explorerPagesRead', 3, READ, { buffers: true });
+  const store = luaScript(client, 'explorerPagesStore', 3, STORE);
+  const release = luaScript(client, 'explorerPagesRelease', 3, RELEASE);
+  const counts = { secondLevelHits: 0, merged: 0 };
+
+  /** Waiters on this replica, woken when a page's result is announced. */
+  const waiters = new Map<string, Set<() => void>>();
+  let subscriber: Redis | null = null;
+  const listen = () => {
+    subscriber = connection.subscriber();
+    subscriber.on('message', (from: string, key: string) => {
+      if (from !== channel) return;
+      const wake = waiters.get(key);
+      if (wake === undefined) return;
+      waiters.delete(key);
+      for (const w of wake) w();
+    });
+    subscriber.subscribe(channel).catch(() => {
+      // Re-made by ioredis on reconnection; meanwhile waiters look every pollMs.
+    });
+  };
+  listen();
+
+  /** Resolves when `key`'s result is announced or after `ms`, whichever comes first. */
+  const announced = (key: string, ms: number) =>
+    new Promise<void>((resolve) => {
+      let set = waiters.get(key);
+      if (set === undefined) waiters.set(key, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (set.size === 0 && waiters.get(key) === set) waiters.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+    });
+
+  const failed = (error: unknown) => connection.reportFailure(error);
+
+  const doRead = async (key: string): Promise<SharedRead> => {
+    if (!connection.up()) return NOTHING;
+    try {
+      const [page, fetching, held] = (await read(keysOf(key), [])) as [Buffer, number, Buffer];
+      const result: SharedRead = { fetching: fetching === 1 };
+      if (page.length > 0) result.entry = decodeEntry(page);
+      if (held.length > 0) {
+        const hold = JSON.parse(held.toString('utf8')) as SharedHold;
+        if (hold.untilMs > now()) result.hold = hold;
+      }
+      return result;
+    } catch (error) {
+      failed(error);
+      return NOTHING;
+    }
+  };
+
+  return {
+    read: doRead,
+    async entry(key) {
+      if (!connection.up()) return undefined;
+      try {
+        const page = await client.getBuffer(`${keyPrefix}page:${key}`);
+        return page === null ? undefined : decodeEntry(page);
+      } catch (error) {
+        failed(error);
+        return undefined;
+      }
+    },
+    async claim(key) {
+      if (!connection.up()) return true;
+      try {
+        const [, fetchingKey] = keysOf(key) as [string, string, string];
+        return (await client.set(fetchingKey, '1', 'PX', claimMs, 'NX')) === 'OK';
+      } catch (error) {
+        failed(error);
+        return true;
+      }
+    },
+    async waitFor(key, timeoutMs) {
+      const deadline = now() + timeoutMs;
+      let seen = await doRead(key);
+      while (seen.entry === undefined && seen.hold === undefined && seen.fetching) {
+        const left = deadline - now();
+        if (left <= 0) break;
+        await announced(key, Math.min(pollMs, left));
+        seen = await doRead(key);
+      }
+      return seen;
+    },
+    store(key, entry, ttlMs) {
+      if (!connection.up() || ttlMs <= 0) return;
+      store(keysOf(key), [encodeEntry(entry), Math.ceil(ttlMs), channel, key]).catch(failed);
+    },
+    release(key, hold) {
+      if (!connection.up()) return;
+      const ttl = hold === undefined ? 0 : Math.ceil(hold.untilMs - now());
+      const value = hold === undefined || ttl <= 0 ? '' : JSON.stringify(hold);
+      release(keysOf(key), [value, Math.max(1, ttl), channel, key]).catch(failed);
+    },
+    stats: () => ({ ...counts }),
+    countHit() {
+      counts.secondLevelHits++;
+    },
+    countMerged() {
+      counts.merged++;
+    },
+    close() {
+      for (const set of waiters.values()) for (const w of set) w();
+      waiters.clear();
+      subscriber?.unsubscribe(channel).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { createRedisConnection, type RedisConnection } from './redis-connection.ts';
+import { createSharedQuota } from './shared-quota.ts';
+
+// The shared quota against a real redis-server: guards in one process, each with a connection
+// of its own, stand for replicas racing for the same budget.
+
+let redis: TestRedis;
+let prefixes = 0;
+const connections: RedisConnection[] = [];
+const quiet = { info: () => {}, warn: () => {} };
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+
+afterAll(async () => {
+  await Promise.all(connections.map((c) => c.close()));
+  await redis.stop();
+});
+
+async function connect(commandTimeoutMs = 250): Promise<RedisConnection> {
+  const connection = createRedisConnection({
+    url: redis.url,
+    commandTimeoutMs,
+    logger: quiet,
+    heartbeatMs: 100,
+  });
+  connections.push(connection);
+  for (let i = 0; i < 100 && !connection.up(); i++) await sleep(20);
+  expect(connection.up()).toBe(true);
+  return connection;
+}
+
+async function replicas(count: number, budgetPerHour: number, commandTimeoutMs?: number) {
+  const keyPrefix = `quota${++prefixes}:`;
+  return Promise.all(
+    Array.from({ length: count }, async () =>
+      createSharedQuota({
+        connection: await connect(commandTimeoutMs),
+        budgetPerHour,
+        replicas: count,
+        keyPrefix,
+        refreshMs: 100,
+      }),
+    ),
+  );
+}
+
+describe('the shared quota', () => {
+  it('never grants more than the budget, however replicas interleave', async () => {
+    const guards = await replicas(4, 250, 5000);
+    const decisions = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => guards[i % 4]!.tryAcquire()),
+    );
+    expect(decisions.filter((d) => d.ok)).toHaveLength(250);
+    const refused = decisions.find((d) => !d.ok);
+    expect(refused).toMatchObject({ reason: 'quota_exhausted' });
+    // The first calls leave the window in about an hour.
+    expect(refused?.ok === false && refused.retryAfterSeconds).toBeGreaterThan(3590);
+    expect(await guards[0]!.secondsUntilRoomFor(1)).toBeGreaterThan(3590);
+    for (const guard of guards) guard.close();
+  });
+
+  it('nor when commands miss their deadline (their scripts may have run all the same)', async () => {
+    const guards = await replicas(4, 250, 3);
+    const decisions = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => guards[i % 4]!.tryAcquire()),
+    );
+    const granted = decisions.filter((d) => d.ok).length;
+    expect(granted).toBeLessThanOrEqual(250);
+    expect(granted).toBeGreaterThan(0);
+    for (const guard of guards) guard.close();
+  });
+
+  it('an upstream 429 seen by one replica pauses them all', async () => {
+    const [a, b] = await replicas(2, 1000);
+    a!.pauseFor(3);
+    await sleep(50);
+    expect(await b!.tryAcquire()).toEqual({
+      ok: false,
+      reason: 'upstream_rate_limited',
+      retryAfterSeconds: 3,
+    });
+    a!.close();
+    b!.close();
+  });
+
+  it('with Redis frozen, answers within the command deadline from the fallback share', async () => {
+    const guards = await replicas(3, 300, 100);
+    for (let i = 0; i < 30; i++) expect((await guards[i % 3]!.tryAcquire()).ok).toBe(true);
+    await sleep(150); // every replica has read the deployment's use since
+    redis.freeze();
+    try {
+      const started = performance.now();
+      const first = await guards[0]!.tryAcquire();
+      expect(performance.now() - started).toBeLessThan(400);
+      expect(first.ok).toBe(true);
+      // Each now spends its share of what was left: (300 - 30) / 3, less its own last calls.
+      await sleep(300);
+      let granted = 1;
+      for (const guard of guards)
+        for (let i = 0; i < 200; i++) if ((await guard.tryAcquire()).ok) granted++;
+      expect(granted).toBeLessThanOrEqual(300 - 30);
+      expect(granted).toBeGreaterThan(200);
+    } finally {
+      redis.thaw();
+    }
+    for (const guard of guards) guard.close();
+  });
+});

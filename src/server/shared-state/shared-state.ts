@@ -1,0 +1,108 @@
+import type { Logger } from 'pino';
+import type { ClientRateLimit } from '../client-rate-limit.ts';
+import type { RedisConfig } from '../config.ts';
+import type { SharedStateFigures } from '../metrics.ts';
+import type { UpstreamBreaker } from '../upstream-breaker.ts';
+import { createRedisConnection, type RedisConnection } from './redis-connection.ts';
+import { createSharedBreakerSignal, type SharedBreakerSignal } from './shared-breaker.ts';
+import { createSharedClientLimit } from './shared-client-limit.ts';
+import { createSharedPages, type SharedPages } from './shared-pages.ts';
+import { createSharedQuota, type SharedQuotaGuard } from './shared-quota.ts';
+import { createWalkLeases, type WalkLeases } from './shared-walks.ts';
+
+// Everything replicas share through Redis, built from the configuration in one place, so that
+// the composition root (start-explorer.ts) chooses between these and the in-memory parts once:
+// the quota, the per-client allowance, the page cache's second level with claims and holds,
+// the breaker's signal, and the counts of whole-list walks. Each keeps the interface of the part it stands in for.
+
+export interface SharedState {
+  connection: RedisConnection;
+  quota: SharedQuotaGuard;
+  clientRateLimit: ClientRateLimit;
+  pages: SharedPages;
+  /** Whole-list walks counted for the deployment: per client, and per list. */
+  walks: WalkLeases;
+  /** Why sharing is off, for /readyz; undefined while it is on. */
+  down(): string | undefined;
+  figures(): SharedStateFigures;
+  /** Ties the breaker to the others' (after the breaker is built: it needs `opened`). */
+  shareBreaker(breaker: () => UpstreamBreaker): SharedBreakerSignal;
+  close(): Promise<void>;
+}
+
+export function createSharedState(options: {
+  config: RedisConfig;
+  quotaPerHour: number;
+  clientRateLimit: { burst: number; perSecond: number };
+  /** How long a claim on a page lasts: the upstream's whole deadline, and a margin. */
+  claimMs: number;
+  /** Whole-list walks one client may run at once, across the deployment. */
+  walksPerClient: number;
+  logger: Logger;
+}): SharedState {
+  const { config, logger } = options;
+  const connection = createRedisConnection({
+    url: config.url,
+    commandTimeoutMs: config.commandTimeoutMs,
+    logger: logger.child({ component: 'redis' }),
+  });
+  const quota = createSharedQuota({
+    connection,
+    budgetPerHour: options.quotaPerHour,
+    replicas: config.replicas,
+    keyPrefix: config.keyPrefix,
+    commandTimeoutMs: config.commandTimeoutMs,
+  });
+  const clientRateLimit = createSharedClientLimit({
+    connection,
+    ...options.clientRateLimit,
+    replicas: config.replicas,
+    keyPrefix: config.keyPrefix,
+  });
+  const pages = createSharedPages({
+    connection,
+    keyPrefix: config.keyPrefix,
+    claimMs: options.claimMs,
+  });
+  const walks = createWalkLeases({
+    connection,
+    keyPrefix: config.keyPrefix,
+    walksPerClient: options.walksPerClient,
+  });
+  let breakerSignal: SharedBreakerSignal | undefined;
+
+  return {
+    connection,
+    quota,
+    clientRateLimit,
+    pages,
+    walks,
+    down: () => (connection.up() ? undefined : (connection.reason() ?? connection.state())),
+    figures() {
+      const { state, transitions } = connection.stats();
+      const { secondLevelHits, merged } = pages.stats();
+      return {
+        state,
+        transitions,
+        secondLevelHits,
+        mergedAcrossReplicas: merged,
+        quotaFallback: quota.fallbackStats(),
+      };
+    },
+    shareBreaker(breaker) {
+      breakerSignal = createSharedBreakerSignal({
+        connection,
+        keyPrefix: config.keyPrefix,
+        breaker,
+      });
+      return breakerSignal;
+    },
+    async close() {
+      quota.close();
+      pages.close();
+      walks.close();
+      breakerSignal?.close();
+      await connection.close();
+    },
+  };
+}
