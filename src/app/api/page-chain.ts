@@ -51,7 +51,10 @@ export async function followChain<E extends EndpointName>(
   const commit = (): boolean => {
     if (queryClient.getQueryData(queryKey) !== written) return false;
     if (pages.length === committedPages) return true;
-    queryClient.setQueryData<Pages<E>>(queryKey, { pages: [...pages], pageParams: [...pageParams] });
+    queryClient.setQueryData<Pages<E>>(queryKey, {
+      pages: [...pages],
+      pageParams: [...pageParams],
+    });
     // The cache holds its own copy (structural sharing), which is what the next check meets.
     written = queryClient.getQueryData<Pages<E>>(queryKey);
     committedPages = pages.length;
