@@ -24,7 +24,8 @@ export async function startExplorer(
   const child = await startChild(
     SERVER_CORE,
     process.execPath,
-    ['src/server/index.ts'],
+    // The flags of `npm start` (package.json), so that memory figures are the server's own.
+    ['--enable-source-maps', '--max-semi-space-size=8', 'src/server/index.ts'],
     {
       PORT: String(port),
       HOST: '127.0.0.1',

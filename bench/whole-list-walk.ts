@@ -5,7 +5,7 @@ import { endpoints, type EndpointName } from '../src/shared/endpoints.ts';
 import { exportPath, summaryPath } from '../src/shared/whole-list.ts';
 import { catalogueStart, type BenchOptions } from './catalogue-paging.ts';
 import { startExplorer } from './explorer.ts';
-import { formatSpread, spread } from './stats.ts';
+import { formatSpread, median, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
 // Benches 10 and 11: walking whole lists on the server. The reference is the raw continuation
@@ -93,18 +93,23 @@ export async function benchWholeListWalks(options: BenchOptions): Promise<BenchR
     try {
       await timedGet(walkUrl(warm.url));
       await timedGet(exportUrl(warm.url));
-      for (let round = 0; round < options.rounds; round++) {
-        const rawFirst = round % 2 === 0;
+      // A walk takes about a tenth of a second: eight pairs a round, each judged against its own
+      // reference (the ratio is the median of the pairs' ratios: two runs a moment apart meet
+      // the same machine), alternating which goes first.
+      for (let pair = 0; pair < options.rounds * 8; pair++) {
+        const rawFirst = pair % 2 === 0;
         if (rawFirst) walkRaw.push(await rawChain(catalogue, 'playlist', FIXTURE_IDS.playlist5000));
         walk.push((await timedGet(walkUrl(warm.url))).ms);
         if (!rawFirst)
           walkRaw.push(await rawChain(catalogue, 'playlist', FIXTURE_IDS.playlist5000));
-        if (rawFirst)
+        if (pair % 8 !== 0) continue;
+        const exportFirst = pair % 16 === 0;
+        if (exportFirst)
           exportRaw.push(await rawChain(catalogue, 'channel-videos', FIXTURE_IDS.bigChannel));
         const exported = await timedGet(exportUrl(warm.url));
         exportMs.push(exported.ms);
         exportBytes = exported.bytes;
-        if (!rawFirst)
+        if (!exportFirst)
           exportRaw.push(await rawChain(catalogue, 'channel-videos', FIXTURE_IDS.bigChannel));
       }
     } finally {
@@ -128,6 +133,7 @@ export async function benchWholeListWalks(options: BenchOptions): Promise<BenchR
   }
   const w = spread(walk);
   const wr = spread(walkRaw);
+  const walkRatio = median(walk.map((ms, i) => ms / (walkRaw[i] as number)));
   const e = spread(exportMs);
   const er = spread(exportRaw);
   const g = spread(exportGrowth);
@@ -135,12 +141,12 @@ export async function benchWholeListWalks(options: BenchOptions): Promise<BenchR
   return [
     {
       bench: '10',
-      measure: `cold walk of the 5,000-video playlist through the explorer (a summary: 50 pages, each a miss; ${options.rounds} rounds)`,
+      measure: `cold walk of the 5,000-video playlist through the explorer (a summary: 50 pages, each a miss; ${walk.length} walks)`,
       figure: formatSpread(w, 0, ' ms'),
       reference: `raw continuation chain against the upstream ${formatSpread(wr, 0, ' ms')}`,
-      ratio: `${(w.median / wr.median).toFixed(2)}×`,
+      ratio: `${walkRatio.toFixed(2)}× (median of pairs)`,
       target: '≤ 1.1×',
-      met: w.median / wr.median <= 1.1,
+      met: walkRatio <= 1.1,
     },
     {
       bench: '11',

@@ -183,7 +183,11 @@ async function startWalk(
       }),
     };
   }
-  const opened = await options.walks.open(list, id, client, { signal: c.req.raw.signal });
+  const opened = await options.walks.open(list, id, client, {
+    signal: c.req.raw.signal,
+    first: priced.first,
+    until: upTo,
+  });
   if (!opened.ok)
     return {
       ok: false,

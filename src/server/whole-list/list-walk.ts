@@ -5,7 +5,7 @@ import {
   type WalkProgress,
   type WalkStop,
 } from '../../shared/whole-list.ts';
-import type { PageSource } from '../page-source.ts';
+import type { PageAnswer, PageSource } from '../page-source.ts';
 import type { WalkLeases, WalkLease } from '../shared-state/shared-walks.ts';
 
 // Walking a whole list: following its continuation chain (spec §2.6) from the first page to
@@ -60,6 +60,18 @@ export interface WalkStats {
   joined: number;
 }
 
+export interface OpenOptions {
+  /** The reader's request: when it is aborted, the walk is over. */
+  signal?: AbortSignal;
+  /** The list's first page, when the caller has just read it: the walk starts from it. */
+  first?: Extract<PageAnswer, { kind: 'page' }>;
+  /**
+   * The last position the reader wants (a range's end): the walk reads no page past the one
+   * holding it, not even ahead.
+   */
+  until?: number;
+}
+
 export type WalkOpened<L extends ListKind> =
   { ok: true; walk: ListWalk<L> } | { ok: false; retryAfterSeconds: number };
 
@@ -72,7 +84,7 @@ export interface WalkRegistry {
     list: L,
     id: string,
     client: string,
-    options?: { signal?: AbortSignal },
+    options?: OpenOptions,
   ): WalkOpened<L> | Promise<WalkOpened<L>>;
   stats(): WalkStats;
 }
@@ -105,7 +117,7 @@ export function createWalkRegistry(options: {
     list: L,
     id: string,
     client: string,
-    { signal }: { signal?: AbortSignal },
+    { signal, first, until = Number.POSITIVE_INFINITY }: OpenOptions,
     lease?: WalkLease,
   ): WalkOpened<L> {
     const running = perClient.get(client) ?? 0;
@@ -149,6 +161,12 @@ export function createWalkRegistry(options: {
     const mine: WalkProgress = { pages: 0, items: 0, totalItems: null };
     /** The continuation of the next page; undefined once the chain has ended. */
     let param: string | null | undefined = null;
+    /**
+     * The next page's answer, asked for as soon as its continuation was known: the reader's
+     * work on a page (a summary's sums, an export's text and its way to the client) overlaps
+     * the upstream's on the next. One page ahead at most: memory stays at two pages.
+     */
+    let ahead: PageAnswer | Promise<PageAnswer> | undefined = first;
     const seen = new Set<string>();
     /** How the walk ends once the page in hand is read (a loop in the chain ends it early). */
     let after: WalkEnd = { complete: true, stoppedBy: null };
@@ -175,7 +193,8 @@ export function createWalkRegistry(options: {
         for (;;) {
           if (stop.signal.aborted) return finish(stopped());
           const lookup = { endpoint: list, id, continuation: param ?? undefined };
-          const answer = await pageSource.get(lookup, client);
+          const answer = await (ahead ?? pageSource.get(lookup, client));
+          ahead = undefined;
           if (stop.signal.aborted) return finish(stopped());
           if (answer.kind === 'problem') {
             // The client's own allowance paces a walk rather than ending it: wait for the
@@ -224,9 +243,13 @@ export function createWalkRegistry(options: {
               },
             };
             param = undefined;
+          } else if (mine.items >= until) {
+            // The reader has what it asked for.
+            param = undefined;
           } else {
             seen.add(next);
             param = next;
+            ahead = pageSource.get({ endpoint: list, id, continuation: next }, client);
           }
           return { done: false, value };
         }

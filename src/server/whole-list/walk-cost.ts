@@ -11,7 +11,13 @@ import type { QuotaGuard } from '../quota-guard.ts';
 // goes on while the quota lasts.
 
 export type CostAnswer =
-  | { ok: true; cost: WalkCost; title: string | null }
+  | {
+      ok: true;
+      cost: WalkCost;
+      title: string | null;
+      /** The first page, read to learn the cost: a walk starts from it. */
+      first: Extract<PageAnswer, { kind: 'page' }>;
+    }
   /** The first page could not be had: answer its problem, as the lookup would. */
   | { ok: false; answer: Extract<PageAnswer, { kind: 'problem' }> };
 
@@ -31,27 +37,22 @@ export async function walkCost(
   const first = await pageSource.get({ endpoint: list, id, continuation: undefined }, client);
   if (first.kind === 'problem') return { ok: false, answer: first };
 
+  const firstData = (first.data ?? JSON.parse(first.page.body.toString('utf8'))) as {
+    continuation: string | null;
+    info?: PlaylistPage['info'];
+  };
   // The chain's pages the cache holds fresh, from the start: the walk reads them for free.
-  let cachedPages = 0;
-  let page = first.page;
-  for (;;) {
-    cachedPages++;
-    const { continuation } = JSON.parse(page.body.toString('utf8')) as {
-      continuation: string | null;
-    };
-    if (continuation === null) break;
+  let cachedPages = 1;
+  let continuation = firstData.continuation;
+  while (continuation !== null) {
     const next = pageSource.fresh({ endpoint: list, id, continuation });
     if (next === undefined) break;
-    page = next;
+    cachedPages++;
+    ({ continuation } = JSON.parse(next.body.toString('utf8')) as { continuation: string | null });
   }
 
-  let totalItems: number | null = null;
-  let title: string | null = null;
-  if (list === 'playlist') {
-    const { info } = JSON.parse(first.page.body.toString('utf8')) as PlaylistPage;
-    totalItems = info?.totalItems ?? null;
-    title = info?.title ?? null;
-  }
+  const totalItems = firstData.info?.totalItems ?? null;
+  const title = firstData.info?.title ?? null;
   const wanted =
     upTo === undefined || totalItems === null ? totalItems : Math.min(upTo, totalItems);
   const pages = wanted === null ? null : Math.max(1, Math.ceil(wanted / PLAYLIST_PAGE_SIZE));
@@ -80,5 +81,5 @@ export async function walkCost(
     cost.affordable = false;
     cost.retryAfter = Math.max(pausedForSeconds, await quota.secondsUntilRoomFor(1));
   }
-  return { ok: true, cost, title };
+  return { ok: true, cost, title, first };
 }
