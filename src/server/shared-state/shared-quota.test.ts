@@ -70,7 +70,14 @@ describe('the shared quota', () => {
       Array.from({ length: 1000 }, (_, i) => guards[i % 4]!.tryAcquire()),
     );
     const granted = decisions.filter((d) => d.ok).length;
-    expect(granted).toBeLessThanOrEqual(250);
+    // A replica whose commands miss the deadline counts Redis out and spends from its own
+    // share. Redis's grants never pass the budget however late their replies come, and a
+    // replica's own grants never pass its share; what the two can add up to while some
+    // replicas still reach Redis is the limit the README states (a partial outage).
+    const local = guards.map((guard) => guard.fallbackStats().granted);
+    const byRedis = granted - local.reduce((a, b) => a + b, 0);
+    expect(byRedis).toBeLessThanOrEqual(250);
+    for (const count of local) expect(count).toBeLessThanOrEqual(Math.floor(250 / 4));
     expect(granted).toBeGreaterThan(0);
     for (const guard of guards) guard.close();
   });
