@@ -172,12 +172,17 @@ export const listSummarySchema = z.object({
 });
 export type ListSummary = z.infer<typeof listSummarySchema>;
 
-/** `?from=A&to=B` of a summary: 1-based, inclusive, whole numbers, A ≤ B. */
+/**
+ * A range bound as written in a query: a whole number from 1, plainly (no sign, exponent, hex,
+ * spaces or leading zero), at most nine digits. The server reads bounds with this pattern; the
+ * schema below says the same for the OpenAPI document.
+ */
+export const RANGE_BOUND_PATTERN = /^[1-9][0-9]{0,8}$/;
+const rangeBound = z.coerce.number().int().min(1).max(999_999_999);
+
+/** `?from=A&to=B` of a summary: 1-based, inclusive, A ≤ B; either may be left out. */
 export const rangeQuerySchema = z
-  .object({
-    from: z.coerce.number().int().min(1).optional(),
-    to: z.coerce.number().int().min(1).optional(),
-  })
+  .object({ from: rangeBound.optional(), to: rangeBound.optional() })
   .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, {
     message: '`from` is after `to`',
   });

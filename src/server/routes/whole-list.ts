@@ -4,6 +4,7 @@ import {
   EXPORT_TYPES,
   exportFormats,
   listKindSchema,
+  RANGE_BOUND_PATTERN,
   type ExportFormat,
   type ListKind,
   type WalkEvent,
@@ -76,9 +77,6 @@ function decodeOrNull(text: string): string | null {
   }
 }
 
-/** A range bound: a whole number from 1, written plainly (no sign, exponent, hex or spaces). */
-const BOUND = /^[1-9][0-9]{0,8}$/;
-
 /**
  * The query of a whole-list request, read as strictly as the lookups read theirs: only the
  * parameters `allowed`, each at most once, or a 400 problem saying which is wrong.
@@ -125,7 +123,7 @@ function readRange(
   if (!query.ok) return query;
   const from = query.values.get('from');
   const to = query.values.get('to');
-  const bad = [from, to].some((bound) => bound !== undefined && !BOUND.test(bound));
+  const bad = [from, to].some((bound) => bound !== undefined && !RANGE_BOUND_PATTERN.test(bound));
   const range = {
     from: from === undefined ? undefined : Number(from),
     to: to === undefined ? undefined : Number(to),
