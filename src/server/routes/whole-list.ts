@@ -224,40 +224,20 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
     const { walk, priced } = started;
     const fold = createSummaryFold(list, range.range);
     try {
-      for (;;) {
-        const step = await walk.next();
-        if (step.done) {
-          const progress = walk.progress();
-          const summary = fold.result({
-            id,
-            title: priced.title,
-            complete: step.end.complete,
-            stoppedBy: step.end.stoppedBy && withoutStatus(step.end.stoppedBy),
-            pages: progress.pages,
-            totalItems: progress.totalItems,
-          });
-          return respond(200, JSON.stringify(summary), {
-            'Content-Type': JSON_TYPE,
-            ...NOT_STORED,
-          });
-        }
+      // The walk ends after the page holding the range's end (it was opened `until` there).
+      let step = await walk.next();
+      for (; !step.done; step = await walk.next())
         fold.add(step.value.page.items, step.value.firstPosition);
-        if (!fold.wantsMore()) {
-          const progress = walk.progress();
-          const summary = fold.result({
-            id,
-            title: priced.title,
-            complete: true,
-            stoppedBy: null,
-            pages: progress.pages,
-            totalItems: progress.totalItems,
-          });
-          return respond(200, JSON.stringify(summary), {
-            'Content-Type': JSON_TYPE,
-            ...NOT_STORED,
-          });
-        }
-      }
+      const progress = walk.progress();
+      const summary = fold.result({
+        id,
+        title: priced.title,
+        complete: step.end.complete,
+        stoppedBy: step.end.stoppedBy && withoutStatus(step.end.stoppedBy),
+        pages: progress.pages,
+        totalItems: progress.totalItems,
+      });
+      return respond(200, JSON.stringify(summary), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
     } finally {
       walk.release();
     }

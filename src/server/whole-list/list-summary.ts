@@ -22,8 +22,6 @@ export interface SummaryRange {
 export interface SummaryFold {
   /** Takes the items of the next page, the first of which is at `firstPosition`. */
   add(items: readonly ListItem[], firstPosition: number): void;
-  /** False once the range's end has been read: the walk may stop. */
-  wantsMore(): boolean;
   result(meta: {
     id: string;
     title: string | null;
@@ -66,7 +64,6 @@ export function createSummaryFold(list: ListKind, range: SummaryRange = {}): Sum
           longest = { position, id: item.id, title: item.title, value };
       });
     },
-    wantsMore: () => lastPosition < to,
     result({ id, title, complete, stoppedBy, pages, totalItems }) {
       const kind = measureOf[list];
       const counted = values.length;
