@@ -118,7 +118,7 @@ export interface ServerConfig {
   cacheMaxBytes: number;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
-  /** How failures back off (page-source.ts, failure-backoff.ts, upstream-breaker.ts). */
+  /** How failures back off (page-source.ts, failure-backoff.ts, upstream/breaker.ts). */
   failures: {
     backoffMs: number;
     backoffMaxMs: number;

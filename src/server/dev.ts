@@ -3,11 +3,11 @@ import type { RequestListener } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createServer as createViteServer } from 'vite';
 import { SERVER_ENTRY_MODULE, type RenderApp } from '../shared/app-render.ts';
-import type { AppShell } from './app-html.ts';
+import type { AppShell } from './rendering/app-html.ts';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
-import { createHttpEdge } from './http-server.ts';
-import { createLogger } from './logger.ts';
-import { startExplorer } from './start-explorer.ts';
+import { createHttpEdge } from './process/http-server.ts';
+import { createLogger } from './observability/logger.ts';
+import { startExplorer } from './process/start-explorer.ts';
 
 // `npm run dev`: the very same explorer (upstream, cache, quota, errors, server rendering) with
 // Vite's dev server inside it, in middleware mode, for the app's modules and hot reload. Vite

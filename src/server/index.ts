@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
-import { createHttpEdge } from './http-server.ts';
-import { createLogger } from './logger.ts';
-import { createMetricsServer } from './metrics-server.ts';
-import { startExplorer } from './start-explorer.ts';
+import { createHttpEdge } from './process/http-server.ts';
+import { createLogger } from './observability/logger.ts';
+import { createMetricsServer } from './observability/metrics-server.ts';
+import { startExplorer } from './process/start-explorer.ts';
 
 // `npm start`: reads the configuration, starts the explorer and serves it. All the behaviour
 // lives in create-server-app.ts and its parts (cached pages take a fast path in front of it,

@@ -8,7 +8,7 @@ import {
   APP_STATE_PLACEHOLDER,
   type RenderApp,
 } from '../shared/app-render.ts';
-import type { AppShell } from '../server/app-html.ts';
+import type { AppShell } from '../server/rendering/app-html.ts';
 
 // The app's server entry as `npm run build` leaves it, for server tests that read rendered
 // pages (npm test builds first; alone, such tests skip without a build).

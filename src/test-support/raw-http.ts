@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-// For tests of the HTTP edge (src/server/http-server.ts) only: `node src/server/index.ts` as a
+// For tests of the HTTP edge (src/server/process/http-server.ts) only: `node src/server/index.ts` as a
 // child process, and HTTP/1.1 spoken byte by byte over node:net, so that what a test sees is
 // exactly what went over the wire: bytes a client library would refuse to send, answers it
 // would hide, and resets it would turn into retries.

@@ -1,16 +1,16 @@
-import { createClientRateLimit } from '../server/client-rate-limit.ts';
-import { createFailureBackoff } from '../server/failure-backoff.ts';
+import { createClientRateLimit } from '../server/quota/client-rate-limit.ts';
+import { createFailureBackoff } from '../server/pages/failure-backoff.ts';
 import {
   createPageSource,
   type HeldFailure,
   type PageAnswer,
   type PageCacheEntry,
   type PageSourceOptions,
-} from '../server/page-source.ts';
-import { createQuotaGuard } from '../server/quota-guard.ts';
-import { createRequestCoalescer } from '../server/request-coalescer.ts';
-import { createResponseCache } from '../server/response-cache.ts';
-import { createUpstreamClient, type UpstreamClient } from '../server/upstream-client.ts';
+} from '../server/pages/page-source.ts';
+import { createQuotaGuard } from '../server/quota/quota-guard.ts';
+import { createRequestCoalescer } from '../server/pages/request-coalescer.ts';
+import { createResponseCache } from '../server/pages/response-cache.ts';
+import { createUpstreamClient, type UpstreamClient } from '../server/upstream/client.ts';
 
 // For tests only: the page source as start-explorer.ts builds it (cache, request merging,
 // per-client allowance, quota, the upstream client over real HTTP), pointed at a test upstream

@@ -1,8 +1,8 @@
-import type { AnyPage, UpstreamClient, UpstreamResult } from '../server/upstream-client.ts';
-import type { UpstreamFailure } from '../server/upstream-failure.ts';
-import type { Lookup } from '../server/validate-lookup.ts';
+import type { AnyPage, UpstreamClient, UpstreamResult } from '../server/upstream/client.ts';
+import type { UpstreamFailure } from '../server/upstream/failure.ts';
+import type { Lookup } from '../server/http/validate-lookup.ts';
 
-// For tests only: an in-process stand-in for the upstream client (upstream-client.ts), for
+// For tests only: an in-process stand-in for the upstream client (upstream/client.ts), for
 // code that takes the client as a dependency. It answers from a script, one result per call,
 // a moment later (so that calls overlap as real ones do), and records every lookup it is
 // asked for. A call beyond the script fails the test that made it.

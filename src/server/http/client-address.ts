@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from './app-env.ts';
 
 // Who is asking, for the per-client allowance (client-rate-limit.ts): the socket's peer, or,
 // behind a reverse proxy the operator trusts, the address that proxy saw.

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
-import { KEPT_COPY_BYTES, rightSized } from '../memory-cost.ts';
-import { growBeside } from '../response-cache.ts';
+import { KEPT_COPY_BYTES, rightSized } from '../pages/memory-cost.ts';
+import { growBeside } from '../pages/response-cache.ts';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
 import { respond, type Answer, type HeaderRecord } from './responses.ts';
 

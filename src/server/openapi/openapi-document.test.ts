@@ -16,7 +16,7 @@ import {
   walkPath,
   WHOLE_LIST_PATHS,
 } from '../../shared/whole-list.ts';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { healthz, readyz } from '../routes/health.ts';
 import { healthSchema } from './component-schemas.ts';
 import { openApiDocument } from './openapi-document.ts';

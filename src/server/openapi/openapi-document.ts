@@ -21,7 +21,7 @@ import {
 // The explorer's HTTP API as one OpenAPI 3.1 document, for scripts and tools: every body
 // schema is generated from the contract in src/shared (component-schemas.ts), every path comes
 // from the contract's own tables (endpoints.ts, whole-list.ts), and what each route answers
-// when things go wrong follows the server's mapping of failures (upstream-failure.ts,
+// when things go wrong follows the server's mapping of failures (upstream/failure.ts,
 // page-source.ts). Built once: nothing in it depends on the request.
 
 export const OPENAPI_VERSION = '3.1.1';
@@ -143,7 +143,7 @@ const DEFAULT_RESPONSE = { $ref: '#/components/responses/OtherProblem' };
 
 const json = (schema: Json) => ({ 'application/json': { schema } });
 
-/** The three failures of a call to the catalogue, as upstream-failure.ts maps them. */
+/** The three failures of a call to the catalogue, as upstream/failure.ts maps them. */
 const UPSTREAM_FAILURES = {
   '502': problem(
     'The catalogue failed, refused the explorer’s credentials, or sent an unusable answer.',

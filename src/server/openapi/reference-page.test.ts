@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { problemCodes } from '../../shared/problem.ts';
 import { WHOLE_LIST_PATHS } from '../../shared/whole-list.ts';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.ts';
 import { apiReference, openApiJson } from '../routes/openapi.ts';
 import { openApiDocument } from './openapi-document.ts';

@@ -6,13 +6,13 @@ import {
   requestedList,
 } from '../../shared/app-routes.ts';
 import { problem } from '../../shared/problem.ts';
-import type { AppEnv } from '../app-env.ts';
-import type { AppHtml, AppHtmlRequest } from '../app-html.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import type { AppHtml, AppHtmlRequest } from '../rendering/app-html.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { sendRepresentation } from '../http/representation.ts';
 import { HTML_TYPE, problemResponse, respond } from '../http/responses.ts';
-import { logAnswer } from '../middleware/request-log.ts';
-import type { PageSource } from '../page-source.ts';
+import { logAnswer } from '../observability/request-log.ts';
+import type { PageSource } from '../pages/page-source.ts';
 
 // The app's pages: for every app URL, the view rendered on the server (app-html.ts), never
 // cached without asking. A view with a list waits for one thing only, its first page, through

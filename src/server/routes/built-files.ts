@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { negotiateEncoding } from '../http/compression.ts';
 import { notModified, variantTag, type RequestHeaders } from '../http/representation.ts';
 import { respond, type HeaderRecord } from '../http/responses.ts';
-import type { StaticFile, StaticSite } from '../static-files.ts';
+import type { StaticFile, StaticSite } from '../rendering/static-files.ts';
 
 // The build's own files (static-files.ts) at their paths, with their precompressed copies once
 // those are ready. A missing file under /assets/ is a plain 404: HTML in place of a script or

@@ -1,6 +1,6 @@
 import type { Handler } from 'hono';
 import type { DemoEntry } from '../../shared/explorer-api.ts';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { JSON_TYPE, problemResponse, respond } from '../http/responses.ts';
 
 // `GET /api/demo`: what the home page offers to open, when the upstream is the embedded demo

@@ -1,7 +1,7 @@
 import type { Handler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { JSON_TYPE, respond } from '../http/responses.ts';
-import type { UpstreamClient } from '../upstream-client.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
 
 // Probes for an orchestrator or a balancer. /healthz: the process answers. /readyz: it should
 // get traffic: not once shutdown began, nor while the upstream refuses its credentials (every

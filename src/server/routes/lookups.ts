@@ -1,12 +1,12 @@
 import type { Handler } from 'hono';
 import type { EndpointName } from '../../shared/endpoints.ts';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { sendRepresentation } from '../http/representation.ts';
 import { JSON_TYPE, problemResponse, type HeaderRecord } from '../http/responses.ts';
-import { logAnswer } from '../middleware/request-log.ts';
-import type { CacheStatus, PageSource } from '../page-source.ts';
-import { validateLookup } from '../validate-lookup.ts';
+import { logAnswer } from '../observability/request-log.ts';
+import type { CacheStatus, PageSource } from '../pages/page-source.ts';
+import { validateLookup } from '../http/validate-lookup.ts';
 
 // The three lookups on the app's own origin: the input is checked before any quota is spent,
 // then the page comes from the page source (cache, merging, quota, upstream, stale copy) and

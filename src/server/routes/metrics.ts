@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Handler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { problemResponse, respond } from '../http/responses.ts';
-import type { ExplorerMetrics } from '../metrics.ts';
+import type { ExplorerMetrics } from '../observability/metrics.ts';
 
 // GET /metrics on the public port, for a scraper that presents the configured token
 // (`Authorization: Bearer …`). Without a token configured the route does not exist (404, like

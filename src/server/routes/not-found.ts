@@ -1,5 +1,5 @@
 import type { Handler, NotFoundHandler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { problemResponse } from '../http/responses.ts';
 
 // Paths nobody answers. Under /api/ that is always a JSON problem: a script calling a lookup

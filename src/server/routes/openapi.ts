@@ -1,5 +1,5 @@
 import type { Handler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { etagOf, sendRepresentation, type Representation } from '../http/representation.ts';
 import { HTML_TYPE, JSON_TYPE } from '../http/responses.ts';
 import { openApiDocument } from '../openapi/openapi-document.ts';

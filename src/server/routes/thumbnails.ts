@@ -1,7 +1,7 @@
 import type { Handler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { problemResponse, respond } from '../http/responses.ts';
-import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../thumbnail-proxy.ts';
+import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 
 // `GET /thumbnails/…`: the embedded catalogue's thumbnails through this origin
 // (thumbnail-proxy.ts); without the embedded catalogue there are none.

@@ -10,13 +10,13 @@ import {
   type WalkEvent,
   type WalkProgress,
 } from '../../shared/whole-list.ts';
-import type { AppEnv } from '../app-env.ts';
-import type { ChannelTitles } from '../channel-titles.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import type { ChannelTitles } from '../rendering/channel-titles.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { JSON_TYPE, problemResponse, respond } from '../http/responses.ts';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
-import type { PageSource } from '../page-source.ts';
-import type { QuotaGuard } from '../quota-guard.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { QuotaGuard } from '../quota/quota-guard.ts';
 import { attachmentHeader, exportWriter } from '../whole-list/export-formats.ts';
 import { createSummaryFold } from '../whole-list/list-summary.ts';
 import type { ListWalk, WalkedPage, WalkRegistry } from '../whole-list/list-walk.ts';

@@ -1,8 +1,8 @@
-import type { UpstreamBreaker } from '../upstream-breaker.ts';
+import type { UpstreamBreaker } from '../upstream/breaker.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 // One replica's discovery that the upstream is failing, told to the others: when a replica's
-// breaker opens (upstream-breaker.ts), it says so on a channel and in a key that lasts as long
+// breaker opens (upstream/breaker.ts), it says so on a channel and in a key that lasts as long
 // as the breaker stays open; every other replica's closed breaker opens for the rest of that
 // time, so they spend no quota finding out for themselves. Each replica then probes on its
 // own clock; the first probe that succeeds closes only its own breaker, and the others close

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { ClientRateLimit, RateDecision } from '../client-rate-limit.ts';
+import type { ClientRateLimit, RateDecision } from '../quota/client-rate-limit.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 // The per-client allowance shared by every replica, so that spreading requests over replicas

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { HeldFailure, PageCacheEntry, StoredPage } from '../page-source.ts';
+import type { HeldFailure, PageCacheEntry, StoredPage } from '../pages/page-source.ts';
 import { luaScript, type RedisConnection } from './redis-connection.ts';
 
 // What replicas share about pages, through Redis: the page cache's second level, who is

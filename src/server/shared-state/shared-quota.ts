@@ -3,7 +3,7 @@ import {
   type LocalQuotaGuard,
   type QuotaDecision,
   type QuotaGuard,
-} from '../quota-guard.ts';
+} from '../quota/quota-guard.ts';
 import { luaScript, type RedisConnection } from './redis-connection.ts';
 
 // The account's budget shared by every replica: one sliding hour for the whole deployment.

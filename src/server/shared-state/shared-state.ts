@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { ClientRateLimit } from '../client-rate-limit.ts';
+import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import type { RedisConfig } from '../config.ts';
-import type { SharedStateFigures } from '../metrics.ts';
-import type { UpstreamBreaker } from '../upstream-breaker.ts';
+import type { SharedStateFigures } from '../observability/metrics.ts';
+import type { UpstreamBreaker } from '../upstream/breaker.ts';
 import { createRedisConnection, type RedisConnection } from './redis-connection.ts';
 import { createSharedBreakerSignal, type SharedBreakerSignal } from './shared-breaker.ts';
 import { createSharedClientLimit } from './shared-client-limit.ts';

@@ -5,7 +5,7 @@ import {
   type WalkProgress,
   type WalkStop,
 } from '../../shared/whole-list.ts';
-import type { PageAnswer, PageSource } from '../page-source.ts';
+import type { PageAnswer, PageSource } from '../pages/page-source.ts';
 import type { WalkLeases, WalkLease } from '../shared-state/shared-walks.ts';
 
 // Walking a whole list: following its continuation chain (spec §2.6) from the first page to

@@ -23,8 +23,8 @@ import {
 } from '../../shared/whole-list.ts';
 import { startCountingProxy, type TestUpstream } from '../../test-support/test-upstream.ts';
 import { readServerConfig } from '../config.ts';
-import { createLogger } from '../logger.ts';
-import { startExplorer, type Explorer } from '../start-explorer.ts';
+import { createLogger } from '../observability/logger.ts';
+import { startExplorer, type Explorer } from '../process/start-explorer.ts';
 
 // Whole lists over real HTTP: the explorer in front of the embedded catalogue, behind a proxy
 // that counts what reaches the upstream (and can be made to fail), each test with an explorer

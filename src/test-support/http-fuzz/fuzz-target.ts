@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
 import { readServerConfig } from '../../server/config.ts';
-import { createHttpEdge } from '../../server/http-server.ts';
-import { createLogger } from '../../server/logger.ts';
-import { startExplorer } from '../../server/start-explorer.ts';
+import { createHttpEdge } from '../../server/process/http-server.ts';
+import { createLogger } from '../../server/observability/logger.ts';
+import { startExplorer } from '../../server/process/start-explorer.ts';
 import { startCountingProxy, type TestUpstream } from '../test-upstream.ts';
 
 // What the HTTP boundary fuzzer talks to: the whole explorer as `npm start` serves it (the

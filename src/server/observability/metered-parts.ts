@@ -1,0 +1,66 @@
+import type { RequestListener } from 'node:http';
+import type { ExplorerMetrics } from './metrics.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+
+// The parts whose events the metrics count, wrapped at the composition root rather than
+// taught about metrics: with metrics off nothing is wrapped, so the hot path pays nothing.
+
+export function meteredUpstream<U extends Pick<UpstreamClient, 'fetchPage'>>(
+  upstream: U,
+  metrics: ExplorerMetrics,
+): U {
+  return {
+    ...upstream,
+    async fetchPage(lookup) {
+      const started = performance.now();
+      const result = await upstream.fetchPage(lookup);
+      const outcome = result.ok
+        ? result.upstreamStatus
+        : (result.failure.upstreamStatus ?? result.failure.kind);
+      metrics.upstreamLookup(
+        lookup.endpoint,
+        outcome,
+        result.attempts,
+        (performance.now() - started) / 1000,
+      );
+      return result;
+    },
+  };
+}
+
+/** Counts each answer by where it came from; `fresh` answers on the fast path are hits. */
+export function meteredPageSource(pageSource: PageSource, metrics: ExplorerMetrics): PageSource {
+  return {
+    ...pageSource,
+    async get(lookup, client) {
+      const answer = await pageSource.get(lookup, client);
+      metrics.pageAnswer(lookup.endpoint, answer.cache);
+      return answer;
+    },
+    fresh(lookup) {
+      const page = pageSource.fresh(lookup);
+      if (page !== undefined) metrics.pageAnswer(lookup.endpoint, 'hit');
+      return page;
+    },
+    freshShared:
+      pageSource.freshShared === undefined
+        ? undefined
+        : async (lookup) => {
+            const page = await pageSource.freshShared?.(lookup);
+            if (page !== undefined) metrics.pageAnswer(lookup.endpoint, 'hit');
+            return page;
+          },
+  };
+}
+
+export function meteredListener(
+  listener: RequestListener,
+  metrics: ExplorerMetrics,
+): RequestListener {
+  return (request, response) => {
+    const done = metrics.requestStarted();
+    response.once('close', done);
+    listener(request, response);
+  };
+}

@@ -1,0 +1,298 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EndpointName } from '../../shared/endpoints.ts';
+import type { CacheStatus } from '../pages/page-source.ts';
+import type { QuotaGuard } from '../quota/quota-guard.ts';
+import type { ResponseCache } from '../pages/response-cache.ts';
+
+// What an operator's monitoring scrapes (Prometheus text format, through prom-client): the
+// upstream calls and their latency, the quota, the page cache, where answers came from, and
+// the process itself. Figures that already live in a part (quota, cache, breaker) are read
+// from it when scraped rather than kept twice; events (calls, answers) are counted as they
+// happen.
+
+/**
+ * How an upstream lookup ended: the HTTP status of its last attempt, or what kept it from
+ * having one (timeout, unreachable, quota_exhausted, quota_paused: no call at all).
+ */
+export type UpstreamOutcome = number | string;
+
+/** Readings taken at scrape time from the parts that own them. */
+export interface MetricsSources {
+  quota: Pick<QuotaGuard, 'stats'>;
+  cache: Pick<ResponseCache<unknown>, 'stats'>;
+  /** The upstream circuit breaker, when there is one. */
+  breaker?: () => { state: 'closed' | 'open' | 'half-open' };
+  /** Upstream calls in flight and waiting for a slot, when bounded. */
+  upstreamSlots?: () => { active: number; queued: number };
+  /** With replicas sharing state through Redis (shared-state/). */
+  shared?: () => SharedStateFigures;
+  /** Whole-list walks (whole-list/list-walk.ts). */
+  walks?: () => { lists: number; walks: number; started: number; joined: number };
+}
+
+/** What the shared state reports: the link, the second level's hits, what went on without it. */
+export interface SharedStateFigures {
+  state: 'connecting' | 'up' | 'down';
+  /** Changes of state since start. */
+  transitions: number;
+  secondLevelHits: number;
+  /** Answers fetched by another replica while this one waited for them. */
+  mergedAcrossReplicas: number;
+  /** Quota permits decided without Redis (and granted), since start. */
+  quotaFallback: { decided: number; granted: number };
+}
+
+const REDIS_STATES = ['connecting', 'up', 'down'] as const;
+
+export interface ExplorerMetrics {
+  /**
+   * One upstream lookup ended after `attempts` calls (retries spend quota too; a lookup the
+   * quota refused made none) and `seconds`.
+   */
+  upstreamLookup(
+    endpoint: EndpointName,
+    outcome: UpstreamOutcome,
+    attempts: number,
+    seconds: number,
+  ): void;
+  /** A page answer was given to a client, from the cache or not. */
+  pageAnswer(endpoint: EndpointName, cache: CacheStatus | 'none'): void;
+  /** A request arrived; call the returned function once it is answered. */
+  requestStarted(): () => void;
+  contentType: string;
+  text(): Promise<string>;
+}
+
+const BREAKER_STATES = ['closed', 'half-open', 'open'] as const;
+
+export function createMetrics(sources: MetricsSources): ExplorerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'explorer_' });
+  const registers = [registry];
+
+  const upstreamLookups = new Counter({
+    name: 'explorer_upstream_lookups_total',
+    help: 'Pages asked of the lookup service, by endpoint and how they ended: the HTTP status, or timeout, unreachable, quota_exhausted, quota_paused.',
+    labelNames: ['endpoint', 'status'] as const,
+    registers,
+  });
+  const upstreamCalls = new Counter({
+    name: 'explorer_upstream_calls_total',
+    help: 'HTTP calls made to the lookup service (each spends quota; retries included).',
+    labelNames: ['endpoint'] as const,
+    registers,
+  });
+  const upstreamSeconds = new Histogram({
+    name: 'explorer_upstream_duration_seconds',
+    help: 'Time from asking the upstream for a page to its answer, retries included.',
+    labelNames: ['endpoint'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const answers = new Counter({
+    name: 'explorer_page_answers_total',
+    help: 'Page answers to clients by where they came from: hit, miss, stale, merged, none (a problem without a cached copy).',
+    labelNames: ['endpoint', 'cache'] as const,
+    registers,
+  });
+  let inFlight = 0;
+  new Gauge({
+    name: 'explorer_http_requests_in_flight',
+    help: 'Requests received and not yet answered.',
+    registers,
+    collect() {
+      this.set(inFlight);
+    },
+  });
+
+  new Gauge({
+    name: 'explorer_quota_budget',
+    help: 'Upstream calls allowed per sliding hour.',
+    registers,
+    collect() {
+      this.set(sources.quota.stats().budget);
+    },
+  });
+  new Gauge({
+    name: 'explorer_quota_used',
+    help: 'Upstream calls spent in the last hour.',
+    registers,
+    collect() {
+      this.set(sources.quota.stats().usedLastHour);
+    },
+  });
+  new Gauge({
+    name: 'explorer_quota_remaining',
+    help: 'Upstream calls left in the sliding hour.',
+    registers,
+    collect() {
+      const { budget, usedLastHour } = sources.quota.stats();
+      this.set(Math.max(0, budget - usedLastHour));
+    },
+  });
+  new Gauge({
+    name: 'explorer_quota_paused_seconds',
+    help: 'Seconds left of a pause the upstream asked for (429 Retry-After).',
+    registers,
+    collect() {
+      this.set(sources.quota.stats().pausedForSeconds);
+    },
+  });
+
+  const cacheGauge = (name: string, help: string, read: (s: CacheStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read(sources.cache.stats()));
+      },
+    });
+  cacheGauge('explorer_cache_bytes', 'Bytes the page cache counts as held.', (s) => s.bytes);
+  cacheGauge(
+    'explorer_cache_max_bytes',
+    'The page cache bound (CACHE_MAX_BYTES).',
+    (s) => s.maxBytes,
+  );
+  cacheGauge('explorer_cache_entries', 'Entries in the page cache.', (s) => s.entries);
+  let evictionsSeen = 0;
+  new Counter({
+    name: 'explorer_cache_evictions_total',
+    help: 'Entries evicted from the page cache to make room.',
+    registers,
+    collect() {
+      // The cache counts; the counter catches up with it when scraped.
+      const { evictions } = sources.cache.stats();
+      if (evictions > evictionsSeen) this.inc(evictions - evictionsSeen);
+      evictionsSeen = evictions;
+    },
+  });
+
+  const { breaker, upstreamSlots } = sources;
+  if (breaker) {
+    new Gauge({
+      name: 'explorer_upstream_breaker_state',
+      help: 'The upstream circuit breaker: 1 for its current state, 0 for the others.',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const current = breaker().state;
+        for (const state of BREAKER_STATES) this.set({ state }, state === current ? 1 : 0);
+      },
+    });
+  }
+  if (upstreamSlots) {
+    new Gauge({
+      name: 'explorer_upstream_in_flight',
+      help: 'Upstream calls in flight (active) and waiting for a slot (queued).',
+      labelNames: ['slot'] as const,
+      registers,
+      collect() {
+        const { active, queued } = upstreamSlots();
+        this.set({ slot: 'active' }, active);
+        this.set({ slot: 'queued' }, queued);
+      },
+    });
+  }
+
+  const { shared } = sources;
+  if (shared) {
+    new Gauge({
+      name: 'explorer_redis_state',
+      help: 'The link to Redis, where replicas share state: 1 for its current state, 0 for the others.',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const current = shared().state;
+        for (const state of REDIS_STATES) this.set({ state }, state === current ? 1 : 0);
+      },
+    });
+    const catchUp = (name: string, help: string, read: (f: SharedStateFigures) => number) => {
+      let seen = 0;
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          const value = read(shared());
+          if (value > seen) this.inc(value - seen);
+          seen = value;
+        },
+      });
+    };
+    catchUp(
+      'explorer_redis_transitions_total',
+      'Changes of the link to Redis (up, down) since start.',
+      (f) => f.transitions,
+    );
+    catchUp(
+      'explorer_cache_second_level_hits_total',
+      'Pages served from the shared second level (Redis) after a miss in this replica.',
+      (f) => f.secondLevelHits,
+    );
+    catchUp(
+      'explorer_merged_across_replicas_total',
+      'Answers another replica fetched while this one waited for them.',
+      (f) => f.mergedAcrossReplicas,
+    );
+    catchUp(
+      'explorer_quota_fallback_decisions_total',
+      'Quota permits decided by this replica alone (its share) while Redis was unreachable.',
+      (f) => f.quotaFallback.decided,
+    );
+  }
+
+  const { walks } = sources;
+  if (walks) {
+    new Gauge({
+      name: 'explorer_walks_running',
+      help: 'Whole-list walks running now (walks), and the lists they read (lists).',
+      labelNames: ['of'] as const,
+      registers,
+      collect() {
+        const stats = walks();
+        this.set({ of: 'walks' }, stats.walks);
+        this.set({ of: 'lists' }, stats.lists);
+      },
+    });
+    const seen = { started: 0, joined: 0 };
+    new Counter({
+      name: 'explorer_walks_total',
+      help: 'Whole-list walks begun: started (a list no one was reading) or joined (one being read).',
+      labelNames: ['how'] as const,
+      registers,
+      collect() {
+        const stats = walks();
+        for (const how of ['started', 'joined'] as const) {
+          if (stats[how] > seen[how]) this.inc({ how }, stats[how] - seen[how]);
+          seen[how] = stats[how];
+        }
+      },
+    });
+  }
+
+  return {
+    upstreamLookup(endpoint, outcome, attempts, seconds) {
+      upstreamLookups.inc({ endpoint, status: String(outcome) });
+      if (attempts === 0) return;
+      upstreamCalls.inc({ endpoint }, attempts);
+      upstreamSeconds.observe({ endpoint }, seconds);
+    },
+    pageAnswer(endpoint, cache) {
+      answers.inc({ endpoint, cache });
+    },
+    requestStarted() {
+      inFlight++;
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        inFlight--;
+      };
+    },
+    contentType: registry.contentType,
+    text: () => registry.metrics(),
+  };
+}
+
+type CacheStats = ReturnType<ResponseCache<unknown>['stats']>;

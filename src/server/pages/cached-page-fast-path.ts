@@ -1,0 +1,168 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { endpointNames, endpoints, type EndpointName } from '../../shared/endpoints.ts';
+import type { Encoding } from '../http/compression.ts';
+import { representationAnswer, variantFor, type Variant } from '../http/representation.ts';
+import { withSecurityHeaders, type Answer } from '../http/responses.ts';
+import { elapsedMs, type RequestLogger } from '../observability/request-log.ts';
+import type { PageSource, StoredPage } from './page-source.ts';
+import { pageHeaders } from '../routes/lookups.ts';
+import { validateLookup, type Lookup } from '../http/validate-lookup.ts';
+
+// Cached pages, answered on node:http before the Hono app sees the request. Most lookups a
+// browser makes are answered from the cache, and for those the app decides nothing: the method
+// is GET, the path one of the three lookups, the input valid, the page fresh. Going through
+// Hono for them cost a Request, a Context, a Response, a promise per middleware and several
+// header copies: about 18 KB of garbage per request, against bare node:http's 5 KB, which
+// made the explorer's throughput on a cached page swing with the garbage collector between
+// 0.68× and 0.98× of bare Node's (docs/benchmarks.md, bench 1).
+//
+// So a fresh hit is sent from here (with replicas sharing a cache through Redis, a fresh page
+// from that second level too, asked for only when this replica's memory has none): the same status, headers and bytes the app would send
+// (routes/lookups.ts's headers, http/representation.ts's coding and validators, the security
+// headers), built once per page and variant and kept beside the page while it lives. Anything
+// else, and anything unusual about a request (HEAD, a query or host the app's URL parsing
+// would rewrite, invalid input, a stale or missing page, a compression that fails), goes on to
+// the app, which stays the one place where every behaviour is defined; the tests hold the two
+// to the same answers (cached-page-fast-path.test.ts).
+
+/** A node:http handler: the Hono app's listener, for the fast path to hand requests on to. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Answers a cached page itself, or hands the request to `next`. */
+export type FastPath = (req: IncomingMessage, res: ServerResponse, next: NodeHandler) => void;
+
+const ENDPOINT_BY_PATH = new Map<string, EndpointName>(
+  endpointNames.map((name) => [endpoints[name].path, name]),
+);
+
+/**
+ * A query @hono/node-server passes to the app as it is: the characters it leaves alone
+ * (its `reValidRequestUrl`), without `#`, and with `%`, which URL parsing keeps as it is.
+ */
+const PLAIN_QUERY = /^[!$&-;=?-[\]_a-z~%]*$/;
+/** A Host header @hono/node-server takes without parsing it (its `reValidHost`). */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+
+/** A variant as a key: a 304's validator names the coding too. */
+type VariantKey = `${200 | 304} ${Encoding | 'identity'}`;
+
+const variantKey = (variant: Variant): VariantKey =>
+  `${variant.notModified ? 304 : 200} ${variant.encoding ?? 'identity'}`;
+
+/** The answers made so far for a page, per variant, with every header they go out with. */
+type Sent = Partial<Record<VariantKey, Answer>>;
+
+const header = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
+/** A request the fast path can answer: a GET of a valid lookup whose page is fresh. */
+interface Hit {
+  started: number;
+  path: string;
+  endpoint: EndpointName;
+  lookup: Lookup;
+  page: StoredPage;
+  variant: Variant;
+}
+
+export function cachedPageFastPath(options: {
+  pageSource: PageSource;
+  requests: RequestLogger;
+}): FastPath {
+  const { pageSource, requests } = options;
+  // Kept as long as the page is: a newer copy of the page starts afresh.
+  const sentFor = new WeakMap<StoredPage, Sent>();
+
+  /** A GET of a valid lookup that needs no decision but the page; undefined otherwise. */
+  function candidateOf(req: IncomingMessage): Omit<Hit, 'page' | 'variant'> | undefined {
+    const started = performance.now();
+    const url = req.url ?? '';
+    const mark = url.indexOf('?');
+    if (req.method !== 'GET' || mark === -1) return undefined;
+    const path = url.slice(0, mark);
+    const endpoint = ENDPOINT_BY_PATH.get(path);
+    const query = url.slice(mark + 1);
+    if (endpoint === undefined || !PLAIN_QUERY.test(query)) return undefined;
+    if (!PLAIN_HOST.test(req.headers.host ?? '')) return undefined;
+    const checked = validateLookup(endpoint, query);
+    if (!checked.ok) return undefined;
+    return { started, path, endpoint, lookup: checked.lookup };
+  }
+
+  const hitWith = (
+    req: IncomingMessage,
+    candidate: Omit<Hit, 'page' | 'variant'>,
+    page: StoredPage,
+  ): Hit => ({
+    ...candidate,
+    page,
+    variant: variantFor(
+      {
+        acceptEncoding: header(req.headers['accept-encoding']),
+        ifNoneMatch: header(req.headers['if-none-match']),
+      },
+      page,
+      200,
+    ),
+  });
+
+  /** The answer to a hit, as the lookup route would make it, with every header it goes out with. */
+  async function answerFor({ lookup, page, variant }: Hit): Promise<Answer> {
+    const answer = await representationAnswer(page, 200, pageHeaders('hit'), variant, (encoding) =>
+      pageSource.encode(lookup, page, encoding),
+    );
+    const headers = withSecurityHeaders(answer.headers);
+    if (answer.body !== null) headers['Content-Length'] = String(answer.body.length);
+    return { ...answer, headers };
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, hit: Hit, answer: Answer) {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body ?? undefined);
+    if (!requests.enabled()) return;
+    requests.write({
+      reqId: requests.idFor(header(req.headers['x-request-id'])),
+      method: 'GET',
+      path: hit.path,
+      route: `api:${hit.endpoint}`,
+      status: answer.status,
+      ms: elapsedMs(hit.started),
+      cache: 'hit',
+    });
+  }
+
+  return (req, res, next) => {
+    // Should anything here fail, the app answers: it does the same work, and turns a failure
+    // into its 500 and a log line.
+    const fallBack = () => (res.headersSent ? res.destroy() : next(req, res));
+    const answer = (hit: Hit) => {
+      const key = variantKey(hit.variant);
+      const known = sentFor.get(hit.page)?.[key];
+      if (known !== undefined) return send(req, res, hit, known);
+      // The first time for this page and variant; a compressed copy may be in the making.
+      answerFor(hit)
+        .then((made) => {
+          sentFor.set(hit.page, { ...sentFor.get(hit.page), [key]: made });
+          send(req, res, hit, made);
+        })
+        .catch(fallBack);
+    };
+    try {
+      const candidate = candidateOf(req);
+      if (candidate === undefined) return next(req, res);
+      const page = pageSource.fresh(candidate.lookup);
+      if (page !== undefined) return answer(hitWith(req, candidate, page));
+      // Not in this replica's memory: with replicas, perhaps in the shared second level
+      // (page-source.ts), which only a miss here ever asks.
+      if (pageSource.freshShared === undefined) return next(req, res);
+      pageSource
+        .freshShared(candidate.lookup)
+        .then((shared) =>
+          shared === undefined ? next(req, res) : answer(hitWith(req, candidate, shared)),
+        )
+        .catch(fallBack);
+    } catch {
+      fallBack();
+    }
+  };
+}

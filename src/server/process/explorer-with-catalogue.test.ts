@@ -1,0 +1,347 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ENTRIES, FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
+import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
+import { endpoints, type EndpointName } from '../../shared/endpoints.ts';
+import { demoEntriesSchema } from '../../shared/explorer-api.ts';
+import { hasServerBuild, stateOf, TEST_TEMPLATE } from '../../test-support/app-shell.ts';
+import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../shared/problem.ts';
+import { readServerConfig } from '../config.ts';
+import { createLogger } from '../observability/logger.ts';
+import { startExplorer, type Explorer } from './start-explorer.ts';
+import { startCountingProxy, type TestUpstream } from '../../test-support/test-upstream.ts';
+
+// The whole explorer (start-explorer.ts, the composition root) over real HTTP, with the
+// embedded catalogue as its upstream: first as a remote upstream behind a request counter,
+// with credentials made up for this test, then in embedded mode. After every test, the
+// credentials must appear in none of the responses it got and none of the log lines.
+
+const DATA_DIR = 'data'; // the demo database is read-only; built on first use
+const API_KEY = randomBytes(16).toString('hex');
+const API_SECRET = randomBytes(24).toString('base64url');
+
+let catalogue: StartedCatalogue;
+let counter: TestUpstream;
+let staticRoot: string;
+const logLines: string[] = [];
+const seen: string[] = [];
+const running: Array<{ server: Server; explorer: Explorer }> = [];
+
+beforeAll(async () => {
+  catalogue = await startCatalogue({
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    dataDir: DATA_DIR,
+    thumbnailBaseUrl: '',
+    faultControl: true,
+  });
+  counter = await startCountingProxy(catalogue.url);
+  staticRoot = mkdtempSync(join(tmpdir(), 'explorer-dist-'));
+  writeFileSync(join(staticRoot, 'index.html'), TEST_TEMPLATE);
+  // The app's server build, as `npm run build` leaves it beside the client's.
+  if (hasServerBuild) symlinkSync(resolve('dist/.ssr'), join(staticRoot, '.ssr'));
+});
+
+afterEach(async () => {
+  await fetch(`${catalogue.url}/__faults`, { method: 'DELETE' });
+  counter.reset();
+});
+
+afterEach(() => {
+  // Every test, alone or not: the key and the secret appear in no response it got and no log
+  // line written so far, and it did get responses to look at.
+  const responses = seen.splice(0).join('\n');
+  const everything = responses + logLines.splice(0).join('\n');
+  expect(responses).toMatch(/content-security-policy/i);
+  expect(everything).not.toContain(API_KEY);
+  expect(everything).not.toContain(API_SECRET);
+});
+
+afterAll(async () => {
+  for (const { server, explorer } of running) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await explorer.close();
+  }
+  await counter.close();
+  await catalogue.close();
+  rmSync(staticRoot, { recursive: true, force: true });
+});
+
+async function serveExplorer(env: Record<string, string>) {
+  const config = readServerConfig({
+    STATIC_ROOT: staticRoot,
+    CATALOGUE_DATA_DIR: DATA_DIR,
+    ...env,
+  });
+  const logger = createLogger('debug', { write: (line: string) => void logLines.push(line) });
+  const explorer = await startExplorer(config, logger);
+  const server = createServer(explorer.listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  running.push({ server, explorer });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const get = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${url}${path}`, init);
+    const text = await response.text();
+    seen.push(JSON.stringify([...response.headers]), text);
+    return { response, text };
+  };
+  return { url, get, explorer, server };
+}
+
+const remoteEnv = () => ({
+  CATALOGUE_BASE_URL: counter.url,
+  CATALOGUE_API_KEY: API_KEY,
+  CATALOGUE_API_SECRET: API_SECRET,
+});
+const setFaults = (faults: object) =>
+  fetch(`${catalogue.url}/__faults`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+
+function lookupPath(endpoint: EndpointName, id: string, continuation?: string | null) {
+  const query = new URLSearchParams({ id });
+  if (continuation) query.set('continuation', continuation);
+  return `${endpoints[endpoint].path}?${query}`;
+}
+
+describe('the explorer in front of the catalogue', () => {
+  let get: Awaited<ReturnType<typeof serveExplorer>>['get'];
+  beforeAll(async () => {
+    ({ get } = await serveExplorer(remoteEnv()));
+  });
+
+  it('walks a playlist over a page boundary, continuations passed byte for byte', async () => {
+    const indexes: number[] = [];
+    let continuation: string | null = null;
+    let pages = 0;
+    do {
+      const { response, text } = await get(
+        lookupPath('playlist', FIXTURE_IDS.playlist101, continuation),
+      );
+      expect(response.status).toBe(200);
+      const page = endpoints.playlist.pageSchema.parse(JSON.parse(text));
+      if (pages === 0) expect(page.info?.totalItems).toBe(101);
+      else expect(page.info).toBeUndefined();
+      indexes.push(...page.items.map((item) => item.index));
+      if (page.continuation) expect(page.continuation).toMatch(/^[\x21-\x7E]+$/);
+      continuation = page.continuation;
+      pages++;
+    } while (continuation);
+    expect(pages).toBe(2);
+    expect(indexes).toEqual(Array.from({ length: 101 }, (_, i) => i + 1));
+  });
+
+  it('walks a channel’s videos; a channel without playlists answers the spec’s empty page', async () => {
+    let count = 0;
+    let continuation: string | null = null;
+    do {
+      const { text } = await get(
+        lookupPath('channel-videos', FIXTURE_IDS.smallChannel, continuation),
+      );
+      const page = endpoints['channel-videos'].pageSchema.parse(JSON.parse(text));
+      count += page.items.length;
+      continuation = page.continuation;
+    } while (continuation);
+    expect(count).toBe(45);
+    const { text } = await get(lookupPath('channel-playlists', FIXTURE_IDS.smallChannel));
+    expect(JSON.parse(text)).toEqual({ items: [], continuation: null });
+  });
+
+  it('passes on the catalogue’s 404 and 400 as the same problem documents', async () => {
+    const missing = await get(lookupPath('playlist', 'PLnoSuchPlaylistAnywhere000000000'));
+    expect(missing.response.status).toBe(404);
+    expect(missing.response.headers.get('content-type')).toBe(PROBLEM_CONTENT_TYPE);
+    expect(problemSchema.parse(JSON.parse(missing.text)).code).toBe('playlist_not_found');
+    const channel = await get(lookupPath('channel-videos', 'UCnoSuchChannelAnywhere0'));
+    expect(problemSchema.parse(JSON.parse(channel.text))).toMatchObject({
+      status: 404,
+      code: 'channel_not_found',
+    });
+    const tampered = await get(lookupPath('playlist', FIXTURE_IDS.playlist101, 'AAAAforged+/=='));
+    expect(problemSchema.parse(JSON.parse(tampered.text))).toMatchObject({
+      status: 400,
+      code: 'invalid_continuation',
+    });
+  });
+
+  it('50 simultaneous identical cold requests cost one upstream call', async () => {
+    const path = lookupPath('channel-videos', FIXTURE_IDS.bigChannel);
+    await setFaults({ latencyMs: 100 }); // keeps the first call in flight while the rest arrive
+    const answers = await Promise.all(Array.from({ length: 50 }, () => get(path)));
+    expect(answers.every((a) => a.response.status === 200)).toBe(true);
+    expect(counter.hits()).toBe(1);
+  });
+
+  it('bad input never reaches the upstream', async () => {
+    for (const path of [
+      '/api/v1/playlist',
+      `/api/v1/playlist?id=${FIXTURE_IDS.playlist101}&id=${FIXTURE_IDS.playlist101}`,
+      `/api/v1/channel-videos?id=${FIXTURE_IDS.playlist101}`,
+      `/api/v1/playlist?id=${FIXTURE_IDS.playlist101}&continuation=${'x'.repeat(4097)}`,
+      `/api/v1/playlist?id=${FIXTURE_IDS.playlist101}&api_key=x`,
+    ]) {
+      expect((await get(path)).response.status).toBe(400);
+    }
+    expect(counter.hits()).toBe(0);
+  });
+
+  it.skipIf(!hasServerBuild)(
+    'renders a playlist from its first page, which the HTML carries',
+    async () => {
+      const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist5000}`);
+      expect(response.status).toBe(200);
+      expect(text.match(/<li [^>]*aria-posinset=/g)).toHaveLength(100);
+      const query = stateOf(text)?.queries.find((q) => q.queryKey[1] === 'playlist');
+      const page = endpoints.playlist.pageSchema.parse(query?.state.data?.pages[0]);
+      expect(page.items).toHaveLength(100);
+      expect(page.info?.totalItems).toBe(5000);
+    },
+  );
+
+  it('gives each page its link preview, and a not-found view a 404', async () => {
+    const meta = (html: string, key: string) =>
+      new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`).exec(html)?.[1];
+    const { url, get: getFrom } = await serveExplorer({
+      ...remoteEnv(),
+      PUBLIC_URL: 'https://explorer.example',
+    });
+    expect(url).toMatch(/^http:/);
+    const { response, text } = await getFrom(`/playlist/${FIXTURE_IDS.playlist5000}`);
+    expect(response.status).toBe(200);
+    expect(text).toMatch(/<title>[^<]+ · Catalogue Explorer<\/title>/);
+    expect(meta(text, 'description')).toMatch(/5,000 videos/);
+    expect(meta(text, 'og:url')).toBe(
+      `https://explorer.example/playlist/${FIXTURE_IDS.playlist5000}`,
+    );
+    expect(meta(text, 'og:image')).toMatch(/^https:\/\/explorer\.example\/thumbnails\//);
+    expect(meta(text, 'twitter:card')).toBe('summary_large_image');
+    expect(text).toContain(
+      `<link rel="canonical" href="https://explorer.example/playlist/${FIXTURE_IDS.playlist5000}" />`,
+    );
+
+    const missing = await getFrom('/playlist/PLnoSuchPlaylistInTheCatalogue00');
+    expect(missing.response.status).toBe(404);
+    expect(missing.text).toContain('<title>Not found · Catalogue Explorer</title>');
+  });
+
+  it('has no demo entries and no thumbnails of its own with a remote upstream', async () => {
+    expect((await get('/api/demo')).response.status).toBe(404);
+    expect((await get('/thumbnails/vi/abc/mqdefault.svg')).response.status).toBe(404);
+  });
+});
+
+describe('injected faults', () => {
+  // A fresh explorer: an upstream 429 holds all of its upstream calls for a while.
+  let get: Awaited<ReturnType<typeof serveExplorer>>['get'];
+  beforeAll(async () => {
+    ({ get } = await serveExplorer(remoteEnv()));
+  });
+
+  it('maps the catalogue’s injected faults', async () => {
+    const path = (n: number) =>
+      lookupPath(
+        'playlist',
+        [
+          FIXTURE_IDS.playlist100,
+          FIXTURE_IDS.playlistEmpty,
+          FIXTURE_IDS.playlist5000,
+          FIXTURE_IDS.playlist101,
+        ][n] ?? '',
+      );
+    await setFaults({ failNext: { count: 1, status: 500 } });
+    expect(problemSchema.parse(JSON.parse((await get(path(0))).text)).code).toBe('upstream_error');
+    // The failed page is now held back (its back-off): a repeat gets the same answer, uncalled.
+    expect(problemSchema.parse(JSON.parse((await get(path(0))).text)).code).toBe('upstream_error');
+    await setFaults({ failNext: { count: 1, status: 'malformed' } });
+    expect(problemSchema.parse(JSON.parse((await get(path(3))).text)).code).toBe(
+      'upstream_bad_response',
+    );
+    await setFaults({ failNext: { count: 1, status: 503 } });
+    expect((await get(path(1))).response.status).toBe(200); // retried
+    counter.reset();
+    await setFaults({ failNext: { count: 1, status: 429 }, retryAfterSeconds: 1 });
+    const limited = await get(path(2));
+    expect(limited.response.status).toBe(429);
+    expect(limited.response.headers.get('retry-after')).toBe('1');
+    expect(
+      (await get(lookupPath('channel-playlists', FIXTURE_IDS.bigChannel))).response.status,
+    ).toBe(429); // held back, not sent
+    expect(counter.hits()).toBe(1);
+  });
+});
+
+describe('wrong credentials', () => {
+  it('are a 502 upstream_credentials_rejected, and /readyz says degraded', async () => {
+    const { get } = await serveExplorer({ ...remoteEnv(), CATALOGUE_API_SECRET: 'wrong-secret' });
+    const result = await get(lookupPath('playlist', FIXTURE_IDS.playlist100));
+    expect(result.response.status).toBe(502);
+    expect(problemSchema.parse(JSON.parse(result.text)).code).toBe('upstream_credentials_rejected');
+    expect((await get('/readyz')).response.status).toBe(503);
+  });
+});
+
+describe('with the embedded catalogue', () => {
+  it('starts it on loopback, serves the demo entries and its thumbnails through this origin, and closes it', async () => {
+    const before = logLines.length;
+    const { get, explorer, server } = await serveExplorer({});
+    const started = logLines
+      .slice(before)
+      .map((l) => JSON.parse(l) as { msg: string; url?: string })
+      .find((l) => l.msg.startsWith('embedded catalogue started'));
+    expect(started?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const demo = demoEntriesSchema.parse(JSON.parse((await get('/api/demo')).text));
+    expect(demo.entries).toEqual(DEMO_ENTRIES);
+
+    const page = endpoints.playlist.pageSchema.parse(
+      JSON.parse((await get(lookupPath('playlist', FIXTURE_IDS.playlist100))).text),
+    );
+    const thumbnail = page.items[0]?.thumbnails[0]?.url ?? '';
+    expect(thumbnail.startsWith('/thumbnails/')).toBe(true);
+    const image = await get(thumbnail);
+    expect(image.response.status).toBe(200);
+    expect(image.response.headers.get('content-type')).toBe('image/svg+xml');
+    expect(image.response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(image.text).toContain('<svg');
+    expect((await get('/thumbnails/vi/%3Cscript%3E/mqdefault.svg')).response.status).toBe(404);
+
+    running.splice(
+      running.findIndex((r) => r.server === server),
+      1,
+    );
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await explorer.close();
+    await expect(fetch(started?.url ?? '')).rejects.toThrow();
+  });
+});
+
+describe.skipIf(!existsSync('dist/index.html'))('the built app, served', () => {
+  it('holds no credential and no upstream header name in any file it serves', async () => {
+    const { get } = await serveExplorer({ ...remoteEnv(), STATIC_ROOT: 'dist' });
+    const files = readdirSync('dist', { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative('dist', join(entry.parentPath, entry.name)).split(sep).join('/'))
+      .filter((path) => !path.split('/').some((part) => part.startsWith('.')));
+    expect(files.length).toBeGreaterThan(5);
+    for (const path of files) {
+      const { response, text } = await get(`/${path}`);
+      // Source maps stay on the server (static-files.ts).
+      expect(response.status, path).toBe(path.endsWith('.map') ? 404 : 200);
+      // The browser never sends credentials, so no script may even name the headers.
+      expect(text, path).not.toMatch(/API-(Key|Secret)/i);
+    }
+    // A deep link's HTML, with its first page inside, goes through the same check (afterEach).
+    const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist101}`);
+    expect(response.status).toBe(200);
+    expect(text).toContain('modulepreload');
+  });
+});

@@ -1,0 +1,199 @@
+import type { RequestListener } from 'node:http';
+import type { Logger } from 'pino';
+import { DEMO_ENTRIES } from '../../catalogue/demo-fixtures.ts';
+import { createChannelTitles } from '../rendering/channel-titles.ts';
+import { createClientRateLimit } from '../quota/client-rate-limit.ts';
+import type { ServerConfig } from '../config.ts';
+import { createAppHtml, type AppShell } from '../rendering/app-html.ts';
+import { loadBuiltShell } from '../rendering/app-shell.ts';
+import { cachedPageFastPath } from '../pages/cached-page-fast-path.ts';
+import { createServerApp } from './create-server-app.ts';
+import { createLinkPreviews } from '../rendering/link-preview.ts';
+import { createRequestLogger } from '../observability/request-log.ts';
+import { explorerListener } from './node-listener.ts';
+import { createFailureBackoff } from '../pages/failure-backoff.ts';
+import {
+  createPageSource,
+  type HeldFailure,
+  type PageAnswer,
+  type PageCacheEntry,
+} from '../pages/page-source.ts';
+import { createUpstreamBreaker } from '../upstream/breaker.ts';
+import { createUpstreamSlots, withSlots } from '../upstream/slots.ts';
+import { createQuotaGuard } from '../quota/quota-guard.ts';
+import { createRequestCoalescer } from '../pages/request-coalescer.ts';
+import { createResponseCache } from '../pages/response-cache.ts';
+import { loadStaticSite } from '../rendering/static-files.ts';
+import {
+  meteredListener,
+  meteredPageSource,
+  meteredUpstream,
+} from '../observability/metered-parts.ts';
+import { createMetrics, type ExplorerMetrics } from '../observability/metrics.ts';
+import { createSharedState } from '../shared-state/shared-state.ts';
+import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
+import { createUpstreamClient } from '../upstream/client.ts';
+import { createWalkRegistry } from '../whole-list/list-walk.ts';
+import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
+import { resolveUpstreamTarget } from '../upstream/target.ts';
+
+// The composition root: from a parsed configuration to a running explorer app. Every part is
+// built here (the upstream, embedded or remote, is chosen by upstream/target.ts) and handed to
+// the app factory, create-server-app.ts. index.ts and dev.ts share this.
+
+export interface Explorer {
+  app: ReturnType<typeof createServerApp>;
+  /** For node:http: the fast path for cached pages in front of the app (node-listener.ts). */
+  listener: RequestListener;
+  /** Where lookups go (without credentials), for the start-up log. */
+  upstreamUrl: string;
+  /** The registry /metrics reads, when metrics are on (a token or a port is configured). */
+  metrics: ExplorerMetrics | null;
+  /** /readyz answers 503 from now on. */
+  markStopping(): void;
+  /** Closes the upstream pools and the embedded catalogue. */
+  close(): Promise<void>;
+}
+
+export async function startExplorer(
+  config: ServerConfig,
+  logger: Logger,
+  options: { devShell?: AppShell } = {},
+): Promise<Explorer> {
+  const { baseUrl, apiKey, apiSecret, catalogue } = await resolveUpstreamTarget(
+    config.upstream,
+    logger,
+  );
+  // With REDIS_URL, the replicas share quota, allowances, pages and failures through Redis
+  // (shared-state/); without it, each process keeps them in its own memory.
+  const shared =
+    config.redis === null
+      ? null
+      : createSharedState({
+          config: config.redis,
+          quotaPerHour: config.quotaPerHour,
+          clientRateLimit: config.clientRateLimit,
+          // A claim outlives the claimant's upstream call (its deadline covers the retries).
+          claimMs: config.upstreamTimeoutMs + 500,
+          walksPerClient: WALKS_PER_CLIENT,
+          logger,
+        });
+  const quota = shared?.quota ?? createQuotaGuard({ budgetPerHour: config.quotaPerHour });
+  const upstream = createUpstreamClient({
+    baseUrl,
+    apiKey,
+    apiSecret,
+    quota,
+    logger: logger.child({ component: 'upstream' }),
+    deadlineMs: config.upstreamTimeoutMs,
+    retries: config.upstreamRetries,
+  });
+  const thumbnails = catalogue === null ? null : createThumbnailProxy({ baseUrl: catalogue.url });
+  const staticSite =
+    options.devShell !== undefined
+      ? null
+      : loadStaticSite(config.staticRoot, {
+          onMissingBuild: () =>
+            logger.warn(
+              { staticRoot: config.staticRoot },
+              'no built app (index.html) found: run `npm run build`; serving a placeholder page',
+            ),
+        });
+
+  const cache = createResponseCache<PageCacheEntry>({ maxBytes: config.cacheMaxBytes });
+  const { failures } = config;
+  const breaker = createUpstreamBreaker({
+    threshold: failures.breakerThreshold,
+    openMs: failures.breakerOpenMs,
+    onStateChange: (state, stats) => {
+      logger.warn({ breaker: state, openMs: stats.openMs }, 'upstream breaker changed state');
+      if (state === 'open') breakerSignal?.opened(stats.openMs);
+    },
+  });
+  const breakerSignal = shared?.shareBreaker(() => breaker);
+  const slots = createUpstreamSlots({
+    limit: failures.maxInFlight,
+    queueLimit: failures.maxQueued,
+  });
+  const metricsOn = config.metrics.token !== undefined || config.metrics.port !== 0;
+  const metrics = metricsOn
+    ? createMetrics({
+        quota,
+        cache,
+        breaker: () => breaker.stats(),
+        upstreamSlots: () => slots.stats(),
+        shared: shared === null ? undefined : () => shared.figures(),
+        walks: () => walks.stats(),
+      })
+    : null;
+  // Slots outermost in time: a call waiting for one has not spent its deadline yet.
+  const slotted = withSlots(upstream, slots, config.upstreamTimeoutMs);
+  const channelTitles = createChannelTitles();
+  const unmetered = createPageSource({
+    upstream: metrics ? meteredUpstream(slotted, metrics) : slotted,
+    cache,
+    coalescer: createRequestCoalescer<PageAnswer>(),
+    clientRateLimit: shared?.clientRateLimit ?? createClientRateLimit(config.clientRateLimit),
+    // Channel names for link previews, from every page that passes, API lookups included.
+    onPage: channelTitles.learnFromPage,
+    backoff: createFailureBackoff<HeldFailure>({
+      initialMs: failures.backoffMs,
+      maxMs: failures.backoffMaxMs,
+    }),
+    breaker,
+    staleAfterMs: failures.staleAfterMs,
+    shared: shared?.pages,
+    // Another replica's fetch gets as long as a fetch of our own would.
+    sharedWaitMs: config.upstreamTimeoutMs + 500,
+  });
+  const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
+  // Walks read through the metered source: their pages count like any reader's.
+  const walks = createWalkRegistry({ pageSource, shared: shared?.walks });
+
+  const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
+  const appHtml =
+    shell &&
+    createAppHtml(
+      shell,
+      createLinkPreviews({ pageSource, channelTitles }),
+      logger.child({ component: 'ssr' }),
+      channelTitles,
+    );
+
+  let stopping = false;
+  const requestLogger = createRequestLogger(logger);
+  const app = createServerApp({
+    pageSource,
+    upstream,
+    staticSite,
+    appHtml,
+    publicUrl: config.publicUrl,
+    thumbnails,
+    demoEntries: catalogue === null ? null : DEMO_ENTRIES,
+    logger,
+    requestLogger,
+    trustProxy: config.trustProxy,
+    isStopping: () => stopping,
+    sharingDown: shared === null ? undefined : () => shared.down(),
+    metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
+    wholeList: { quota, channelTitles, walks },
+  });
+  const listener = explorerListener(
+    app,
+    cachedPageFastPath({ pageSource, requests: requestLogger }),
+  );
+
+  return {
+    app,
+    listener: metrics ? meteredListener(listener, metrics) : listener,
+    metrics,
+    upstreamUrl: baseUrl,
+    markStopping: () => {
+      stopping = true;
+    },
+    async close() {
+      await Promise.allSettled([upstream.close(), thumbnails?.close(), shared?.close()]);
+      await catalogue?.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  APP_HEAD_PLACEHOLDER,
+  APP_HTML_PLACEHOLDER,
+  APP_STATE_PLACEHOLDER,
+} from '../../shared/app-render.ts';
+import { IMMUTABLE, loadStaticSite, REVALIDATE } from './static-files.ts';
+
+const built = existsSync(join('dist', 'index.html'));
+
+describe('static files', () => {
+  it('without a build, serves a page that says how to make one', () => {
+    let warned = false;
+    const site = loadStaticSite('/nonexistent/dist', { onMissingBuild: () => (warned = true) });
+    expect(warned).toBe(true);
+    expect(site.files.size).toBe(0);
+    expect(site.index.body.toString()).toContain('npm run build');
+    expect(site.index.body.toString()).toContain(APP_HEAD_PLACEHOLDER);
+  });
+
+  // The CSP allows no inline script or style, so the build must need none.
+  it.skipIf(!built)(
+    'the Vite build needs no inline script or style, and has the placeholders',
+    async () => {
+      const html = readFileSync(join('dist', 'index.html'), 'utf8');
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
+        expect(tag).toMatch(/\bsrc="\/assets\//);
+      expect(html).not.toMatch(/<style\b/);
+      expect(html).not.toMatch(/\sstyle=/);
+      expect(html).not.toMatch(/\son[a-z]+=/);
+      for (const placeholder of [APP_HEAD_PLACEHOLDER, APP_HTML_PLACEHOLDER, APP_STATE_PLACEHOLDER])
+        expect(html).toContain(placeholder);
+
+      const site = loadStaticSite('dist');
+      await site.ready;
+      const assets = [...site.files.keys()].filter((p) => p.startsWith('/assets/'));
+      expect(assets.length).toBeGreaterThan(0);
+      for (const path of assets) expect(site.files.get(path)?.cacheControl).toBe(IMMUTABLE);
+      expect(site.index.cacheControl).toBe(REVALIDATE);
+      const largest = assets
+        .filter((p) => p.endsWith('.js'))
+        .reduce((a, b) =>
+          (site.files.get(a)?.body.length ?? 0) >= (site.files.get(b)?.body.length ?? 0) ? a : b,
+        );
+      expect(site.files.get(largest)?.encoded.br).toBeDefined();
+    },
+  );
+
+  // Maps are written for decoding reported stack traces, without the source text, and stay
+  // on the server: no script points at one and none is served.
+  it.skipIf(!built)('source maps are neither referenced, served, nor carry the sources', () => {
+    const site = loadStaticSite('dist');
+    expect([...site.files.keys()].filter((p) => p.endsWith('.map'))).toEqual([]);
+    for (const [path, file] of site.files) {
+      if (path.endsWith('.js')) expect(file.body.toString()).not.toContain('sourceMappingURL');
+    }
+    const maps = readdirSync(join('dist', 'assets')).filter((name) => name.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    for (const name of maps) {
+      const map = JSON.parse(readFileSync(join('dist', 'assets', name), 'utf8')) as {
+        sourcesContent?: (string | null)[];
+      };
+      expect((map.sourcesContent ?? []).filter((text) => text)).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,122 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import {
+  compress,
+  COMPRESS_MIN_BYTES,
+  isCompressible,
+  type Encoding,
+} from '../http/compression.ts';
+import { etagOf } from '../http/representation.ts';
+import { APP_HEAD_PLACEHOLDER } from '../../shared/app-render.ts';
+import { readViewPreloads, type ViewPreloads } from './view-preloads.ts';
+
+// The built app (`dist/`, made by `vite build`), as the explorer serves it. The build is
+// small, so it is read into memory once at start-up: no file system access per request, and
+// no way for a request path to name a file outside the build (only paths found in the walk
+// exist). Compressed copies are made in the background after start-up, at the highest
+// settings; until they are ready, files go out uncompressed. The HTML of the app's routes is
+// rendered from `index` by app-html.ts.
+
+export interface StaticFile {
+  body: Buffer;
+  contentType: string;
+  cacheControl: string;
+  etag: string;
+  encoded: Partial<Record<Encoding, Buffer>>;
+}
+
+export interface StaticSite {
+  root: string;
+  /** By URL path, e.g. `/assets/index-3f2a.js`. */
+  files: Map<string, StaticFile>;
+  /** dist/index.html: the template of every app route's HTML (app-html.ts). */
+  index: StaticFile;
+  /** Each view's chunks, from the build's manifest (view-preloads.ts). */
+  preloads: ViewPreloads;
+  /** Settles when every compressible file has its compressed copies. */
+  ready: Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+/** Vite's hashed output: the name changes with the content, so it can be cached for good. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else, index.html first: always revalidated, so a deploy shows at once. */
+export const REVALIDATE = 'no-cache';
+
+/** When there is no build yet (`npm run dev` serves the app itself; tests may not build). */
+const NO_BUILD_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">${APP_HEAD_PLACEHOLDER}</head>
+<body><p>The app has not been built. Run <code>npm run build</code> (or <code>npm start</code>), or <code>npm run dev</code>.</p></body></html>`;
+
+function makeFile(body: Buffer, urlPath: string): StaticFile {
+  return {
+    body,
+    contentType: CONTENT_TYPES[extname(urlPath).toLowerCase()] ?? 'application/octet-stream',
+    cacheControl: urlPath.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
+    etag: etagOf(body),
+    encoded: {},
+  };
+}
+
+async function precompress(files: Iterable<StaticFile>): Promise<void> {
+  const jobs: Array<Promise<void>> = [];
+  for (const file of files) {
+    if (file.body.length < COMPRESS_MIN_BYTES || !isCompressible(file.contentType)) continue;
+    for (const encoding of ['br', 'gzip'] as const) {
+      jobs.push(
+        compress(file.body, encoding, 'static').then((compressed) => {
+          // Worth sending only when it is smaller.
+          if (compressed.length < file.body.length) file.encoded[encoding] = compressed;
+        }),
+      );
+    }
+  }
+  await Promise.all(jobs);
+}
+
+/** Reads the build under `root`; with no build, serves a page that says how to make one. */
+export function loadStaticSite(
+  root: string,
+  options: { onMissingBuild?: () => void } = {},
+): StaticSite {
+  const files = new Map<string, StaticFile>();
+  if (existsSync(root) && statSync(root).isDirectory()) {
+    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const full = join(entry.parentPath, entry.name);
+      const rel = relative(root, full).split(sep);
+      if (rel.some((part) => part.startsWith('.'))) continue; // no dotfiles
+      // Source maps are ours, not the public's (vite.config.ts): never served.
+      if (entry.name.endsWith('.map')) continue;
+      const urlPath = `/${rel.join('/')}`;
+      files.set(urlPath, makeFile(readFileSync(full), urlPath));
+    }
+  }
+  let index = files.get('/index.html');
+  if (index === undefined) {
+    options.onMissingBuild?.();
+    index = makeFile(Buffer.from(NO_BUILD_HTML), '/index.html');
+  }
+  const ready = precompress(files.values());
+  return { root, files, index, preloads: readViewPreloads(root), ready };
+}
