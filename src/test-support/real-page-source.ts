@@ -1,23 +1,15 @@
+import { buildPageSource, type PageSourceSettings } from '../server/pages/build-page-source.ts';
+import type { PageSource } from '../server/pages/page-source.ts';
 import { createClientRateLimit } from '../server/quota/client-rate-limit.ts';
-import { createFailureBackoff } from '../server/pages/failure-backoff.ts';
-import {
-  createPageSource,
-  type HeldFailure,
-  type PageAnswer,
-  type PageCacheEntry,
-  type PageSourceOptions,
-} from '../server/pages/page-source.ts';
 import { createQuotaGuard } from '../server/quota/quota-guard.ts';
-import { createRequestCoalescer } from '../server/pages/request-coalescer.ts';
-import { createResponseCache } from '../server/pages/response-cache.ts';
 import { createUpstreamClient, type UpstreamClient } from '../server/upstream/client.ts';
 
-// For tests only: the page source as start-explorer.ts builds it (cache, request merging,
-// per-client allowance, quota, the upstream client over real HTTP), pointed at a test upstream
-// or a catalogue on loopback. Generous limits: tests that need tight ones build their own.
+// For tests only: the page source as the composition root builds it (buildPageSource: cache,
+// request merging, admission, the upstream client over real HTTP), pointed at a test upstream
+// or a catalogue on loopback. Generous limits: tests that need tight ones say so.
 
 export interface RealPageSource {
-  pageSource: ReturnType<typeof createPageSource>;
+  pageSource: PageSource;
   upstream: UpstreamClient;
   close(): Promise<void>;
 }
@@ -26,11 +18,11 @@ const quiet = { error() {}, warn() {}, debug() {} };
 
 export function realPageSource(
   baseUrl: string,
-  options: Pick<PageSourceOptions, 'onPage' | 'now' | 'breaker' | 'staleAfterMs'> & {
+  options: Pick<PageSourceSettings, 'onPage' | 'now' | 'breaker' | 'staleAfterMs'> & {
     apiKey?: string;
     apiSecret?: string;
     cacheBytes?: number;
-    /** Hold failing pages back as start-explorer.ts does (1 s, doubling to 30 s). */
+    /** Hold failing pages back as the composition root does (1 s, doubling to 30 s). */
     backoff?: boolean;
     retries?: number;
     deadlineMs?: number;
@@ -47,15 +39,12 @@ export function realPageSource(
     deadlineMs: options.deadlineMs ?? 5000,
     retries: options.retries,
   });
-  const pageSource = createPageSource({
+  const { pageSource } = buildPageSource({
     upstream,
-    cache: createResponseCache<PageCacheEntry>({ maxBytes: options.cacheBytes ?? 50_000_000 }),
-    coalescer: createRequestCoalescer<PageAnswer>(),
+    cacheMaxBytes: options.cacheBytes ?? 50_000_000,
     clientRateLimit: createClientRateLimit({ burst: 10_000, perSecond: 1 }),
     onPage: options.onPage,
-    backoff: options.backoff
-      ? createFailureBackoff<HeldFailure>({ initialMs: 1000, maxMs: 30_000, now })
-      : undefined,
+    backoff: options.backoff ? { initialMs: 1000, maxMs: 30_000 } : undefined,
     breaker: options.breaker,
     staleAfterMs: options.staleAfterMs,
     now,

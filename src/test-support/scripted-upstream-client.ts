@@ -1,6 +1,6 @@
 import type { AnyPage, UpstreamClient, UpstreamResult } from '../server/upstream/client.ts';
 import type { UpstreamFailure } from '../server/upstream/failure.ts';
-import type { Lookup } from '../server/http/validate-lookup.ts';
+import type { Lookup } from '../server/upstream/lookup.ts';
 
 // For tests only: an in-process stand-in for the upstream client (upstream/client.ts), for
 // code that takes the client as a dependency. It answers from a script, one result per call,

@@ -1,6 +1,7 @@
 import { endpoints, LOOKUP_PARAMETERS, type EndpointName } from '../../shared/endpoints.ts';
 import { continuationSchema } from '../../shared/ids.ts';
 import type { ProblemCode } from '../../shared/problem.ts';
+import type { Lookup } from '../upstream/lookup.ts';
 
 // Input is checked before any quota is spent: the wrong ID shape for the endpoint, a
 // malformed or oversized continuation, a repeated, unknown or missing parameter all get a 400
@@ -10,13 +11,6 @@ import type { ProblemCode } from '../../shared/problem.ts';
 // into a space: continuations are opaque, must go back byte for byte, and real ones contain
 // `+` (spec §2.6), so `+` stays `+` and `%2B` becomes `+`. Neither an ID nor a continuation
 // may hold a space, so no valid input is read differently either way.
-
-export interface Lookup {
-  endpoint: EndpointName;
-  id: string;
-  /** Undefined for the first page. */
-  continuation: string | undefined;
-}
 
 export type LookupValidation =
   { ok: true; lookup: Lookup } | { ok: false; code: ProblemCode; detail: string };

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { ExplorerMetrics } from './metrics.ts';
 import type { PageSource } from '../pages/page-source.ts';
+import type { StoredPage } from '../pages/page-entry.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 
 // The parts whose events the metrics count, wrapped at the composition root rather than
@@ -43,14 +44,14 @@ export function meteredPageSource(pageSource: PageSource, metrics: ExplorerMetri
       if (page !== undefined) metrics.pageAnswer(lookup.endpoint, 'hit');
       return page;
     },
-    freshShared:
-      pageSource.freshShared === undefined
-        ? undefined
-        : async (lookup) => {
-            const page = await pageSource.freshShared?.(lookup);
-            if (page !== undefined) metrics.pageAnswer(lookup.endpoint, 'hit');
-            return page;
-          },
+    freshInSecondLevel(lookup) {
+      const count = (page: StoredPage | undefined) => {
+        if (page !== undefined) metrics.pageAnswer(lookup.endpoint, 'hit');
+        return page;
+      };
+      const found = pageSource.freshInSecondLevel(lookup);
+      return found instanceof Promise ? found.then(count) : count(found);
+    },
   };
 }
 

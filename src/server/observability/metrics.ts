@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EndpointName } from '../../shared/endpoints.ts';
-import type { CacheStatus } from '../pages/page-source.ts';
+import type { CacheStatus } from '../pages/page-entry.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
 import type { ResponseCache } from '../pages/response-cache.ts';
 
@@ -24,25 +24,11 @@ export interface MetricsSources {
   breaker?: () => { state: 'closed' | 'open' | 'half-open' };
   /** Upstream calls in flight and waiting for a slot, when bounded. */
   upstreamSlots?: () => { active: number; queued: number };
-  /** With replicas sharing state through Redis (shared-state/). */
-  shared?: () => SharedStateFigures;
+  /** Figures other parts own and register themselves (the shared state's, for one). */
+  more?: Array<(registers: Registry[]) => void>;
   /** Whole-list walks (whole-list/list-walk.ts). */
   walks?: () => { lists: number; walks: number; started: number; joined: number };
 }
-
-/** What the shared state reports: the link, the second level's hits, what went on without it. */
-export interface SharedStateFigures {
-  state: 'connecting' | 'up' | 'down';
-  /** Changes of state since start. */
-  transitions: number;
-  secondLevelHits: number;
-  /** Answers fetched by another replica while this one waited for them. */
-  mergedAcrossReplicas: number;
-  /** Quota permits decided without Redis (and granted), since start. */
-  quotaFallback: { decided: number; granted: number };
-}
-
-const REDIS_STATES = ['connecting', 'up', 'down'] as const;
 
 export interface ExplorerMetrics {
   /**
@@ -195,52 +181,7 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
     });
   }
 
-  const { shared } = sources;
-  if (shared) {
-    new Gauge({
-      name: 'explorer_redis_state',
-      help: 'The link to Redis, where replicas share state: 1 for its current state, 0 for the others.',
-      labelNames: ['state'] as const,
-      registers,
-      collect() {
-        const current = shared().state;
-        for (const state of REDIS_STATES) this.set({ state }, state === current ? 1 : 0);
-      },
-    });
-    const catchUp = (name: string, help: string, read: (f: SharedStateFigures) => number) => {
-      let seen = 0;
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          const value = read(shared());
-          if (value > seen) this.inc(value - seen);
-          seen = value;
-        },
-      });
-    };
-    catchUp(
-      'explorer_redis_transitions_total',
-      'Changes of the link to Redis (up, down) since start.',
-      (f) => f.transitions,
-    );
-    catchUp(
-      'explorer_cache_second_level_hits_total',
-      'Pages served from the shared second level (Redis) after a miss in this replica.',
-      (f) => f.secondLevelHits,
-    );
-    catchUp(
-      'explorer_merged_across_replicas_total',
-      'Answers another replica fetched while this one waited for them.',
-      (f) => f.mergedAcrossReplicas,
-    );
-    catchUp(
-      'explorer_quota_fallback_decisions_total',
-      'Quota permits decided by this replica alone (its share) while Redis was unreachable.',
-      (f) => f.quotaFallback.decided,
-    );
-  }
+  for (const register of sources.more ?? []) register(registers);
 
   const { walks } = sources;
   if (walks) {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { AppEnv, RequestLog } from '../http/app-env.ts';
-import type { PageAnswer } from '../pages/page-source.ts';
+import type { PageAnswer } from '../pages/page-entry.ts';
 
 // One structured JSON line per request, for an operator to follow: never headers, never the
 // query (continuations are long and say nothing), never a credential. Handlers fill in the

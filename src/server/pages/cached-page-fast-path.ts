@@ -4,9 +4,11 @@ import type { Encoding } from '../http/compression.ts';
 import { representationAnswer, variantFor, type Variant } from '../http/representation.ts';
 import { withSecurityHeaders, type Answer } from '../http/responses.ts';
 import { elapsedMs, type RequestLogger } from '../observability/request-log.ts';
-import type { PageSource, StoredPage } from './page-source.ts';
+import type { PageSource } from './page-source.ts';
+import type { StoredPage } from './page-entry.ts';
 import { pageHeaders } from '../routes/lookups.ts';
-import { validateLookup, type Lookup } from '../http/validate-lookup.ts';
+import { validateLookup } from '../http/validate-lookup.ts';
+import type { Lookup } from '../upstream/lookup.ts';
 
 // Cached pages, answered on node:http before the Hono app sees the request. Most lookups a
 // browser makes are answered from the cache, and for those the app decides nothing: the method
@@ -152,13 +154,14 @@ export function cachedPageFastPath(options: {
       if (candidate === undefined) return next(req, res);
       const page = pageSource.fresh(candidate.lookup);
       if (page !== undefined) return answer(hitWith(req, candidate, page));
-      // Not in this replica's memory: with replicas, perhaps in the shared second level
-      // (page-source.ts), which only a miss here ever asks.
-      if (pageSource.freshShared === undefined) return next(req, res);
-      pageSource
-        .freshShared(candidate.lookup)
-        .then((shared) =>
-          shared === undefined ? next(req, res) : answer(hitWith(req, candidate, shared)),
+      // Not in this process's memory: perhaps in the second level (other replicas' pages),
+      // which only a miss here ever asks, and which answers at once when there is none.
+      const elsewhere = pageSource.freshInSecondLevel(candidate.lookup);
+      if (elsewhere === undefined) return next(req, res);
+      if (!(elsewhere instanceof Promise)) return answer(hitWith(req, candidate, elsewhere));
+      elsewhere
+        .then((found) =>
+          found === undefined ? next(req, res) : answer(hitWith(req, candidate, found)),
         )
         .catch(fallBack);
     } catch {

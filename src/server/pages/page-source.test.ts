@@ -7,11 +7,10 @@ import {
 } from '../../test-support/scripted-upstream-client.ts';
 import { createClientRateLimit } from '../quota/client-rate-limit.ts';
 import { KEPT_COPY_BYTES } from './memory-cost.ts';
-import { createPageSource, type PageAnswer, type PageCacheEntry } from './page-source.ts';
-import { createRequestCoalescer } from './request-coalescer.ts';
-import { createResponseCache } from './response-cache.ts';
+import { buildPageSource } from './build-page-source.ts';
+import type { PageAnswer } from './page-entry.ts';
 import type { UpstreamResult } from '../upstream/client.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { Lookup } from '../upstream/lookup.ts';
 
 // The page source on its own: cache, then a request in flight, then the client's allowance,
 // then the upstream, then a stale copy. Its upstream is a scripted stand-in for the upstream
@@ -323,11 +322,9 @@ function makeSource(script: UpstreamResult[], burst = 100) {
   let clock = 1_000_000_000;
   const now = () => clock;
   const upstream = scriptedUpstreamClient(script);
-  const cache = createResponseCache<PageCacheEntry>({ maxBytes: 1_000_000 });
-  const source = createPageSource({
+  const { pageSource: source, cache } = buildPageSource({
     upstream,
-    cache,
-    coalescer: createRequestCoalescer<PageAnswer>(),
+    cacheMaxBytes: 1_000_000,
     clientRateLimit: createClientRateLimit({ burst, perSecond: 0.001, now }),
     freshMs: { playlist: FRESH_MS },
     staleMs: STALE_MS,

@@ -1,70 +1,41 @@
 import type { EndpointName } from '../../shared/endpoints.ts';
-import type { ProblemCode } from '../../shared/problem.ts';
-import type { ClientRateLimit, RateDecision } from '../quota/client-rate-limit.ts';
 import type { Encoding } from '../http/compression.ts';
-import { encodeOnce, etagOf, type Representation } from '../http/representation.ts';
+import { encodeOnce, etagOf } from '../http/representation.ts';
+import type { AnyPage, UpstreamClient } from '../upstream/client.ts';
+import { problemFor } from '../upstream/failure.ts';
+import type { Lookup } from '../upstream/lookup.ts';
+import { withheld, type Admission, type CallPass } from './admission.ts';
 import { rightSized, storedPageCost } from './memory-cost.ts';
+import {
+  cacheKey,
+  refusalAnswer,
+  type CacheStatus,
+  type PageAnswer,
+  type PageCacheEntry,
+  type StoredPage,
+  type StoredRefusal,
+} from './page-entry.ts';
 import type { RequestCoalescer } from './request-coalescer.ts';
 import type { ResponseCache } from './response-cache.ts';
-import type { FailureBackoff } from './failure-backoff.ts';
-import type { SharedPages } from '../shared-state/shared-pages.ts';
-import type { BreakerOutcome, BreakerPass, UpstreamBreaker } from '../upstream/breaker.ts';
-import type { AnyPage, UpstreamClient, UpstreamResult } from '../upstream/client.ts';
-import { problemFor, type FailureProblem } from '../upstream/failure.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { SecondLevel, SecondLevelRead } from './second-level.ts';
 
 // Where every page comes from, for the API and for the first page shipped inside the HTML
-// alike: the cache first; then a request already in flight for the same page; and only then,
-// if this client may spend quota, one upstream call. When that call fails, a stale copy is
-// better than an error: the user keeps reading what they had, and the next request tries the
-// upstream again.
-
-export type CacheStatus = 'hit' | 'miss' | 'stale' | 'merged';
-
-/** A page as stored and sent: the upstream's own bytes, checked against the schema. */
-export interface StoredPage extends Representation {
-  kind: 'page';
-  freshUntil: number;
-  staleUntil: number;
-  /** Bytes of the compressed copies made so far (the cache counts them too). */
-  encodedBytes: number;
-}
-
-/** A definite "no" from the upstream (400/404), kept briefly so repeats cost no quota. */
-interface StoredRefusal {
-  kind: 'refusal';
-  status: 400 | 404;
-  code: ProblemCode;
-  detail: string;
-  upstreamStatus: number;
-  freshUntil: number;
-}
-
-/** What the page cache holds: pages, and the upstream's recent refusals. */
-export type PageCacheEntry = StoredPage | StoredRefusal;
-
-export type PageAnswer =
-  | {
-      kind: 'page';
-      page: StoredPage;
-      cache: CacheStatus;
-      upstreamStatus?: number;
-      attempts?: number;
-      /** The page as the upstream client's check parsed it, when it was fetched just now. */
-      data?: AnyPage;
-    }
-  | ({
-      kind: 'problem';
-      cache: CacheStatus | 'none';
-      upstreamStatus?: number;
-      attempts?: number;
-    } & FailureProblem);
+// alike: this process's cache first; then a request already in flight for the same page; then
+// the second level (other replicas' pages and fetches, when there are any); and only then, if
+// this request is admitted (admission.ts), one upstream call. When that call fails, a stale
+// copy is better than an error: the user keeps reading what they had, and the next request
+// tries the upstream again.
+//
+// One policy over ports: the second level and the client's allowance come from the composition
+// root, in memory for a lone process or through Redis for replicas, and nothing here knows
+// which.
 
 export interface PageSourceOptions {
   upstream: Pick<UpstreamClient, 'fetchPage'>;
   cache: ResponseCache<PageCacheEntry>;
   coalescer: RequestCoalescer<PageAnswer>;
-  clientRateLimit: ClientRateLimit;
+  admission: Admission;
+  secondLevel: SecondLevel;
   /** How long a page is served without asking the upstream again, per endpoint. */
   freshMs?: Partial<Record<EndpointName, number>>;
   /** How long past freshness a page may still stand in for a failed upstream. */
@@ -78,59 +49,14 @@ export interface PageSourceOptions {
    */
   onPage?: (lookup: Lookup, page: AnyPage) => void;
   /**
-   * Holds back a page whose upstream call failed for a growing interval (failure-backoff.ts);
-   * requests meanwhile get its stale copy or the same problem, at no quota.
-   */
-  backoff?: FailureBackoff<HeldFailure>;
-  /** Stops calling the upstream as a whole after failures across pages (upstream/breaker.ts). */
-  breaker?: UpstreamBreaker;
-  /**
    * With a stale copy at hand, how long a request waits for the upstream before getting the
    * copy; the call goes on and refreshes the cache if it succeeds. Unset: the whole deadline.
    */
   staleAfterMs?: number;
-  /**
-   * What replicas share through Redis (shared-state/shared-pages.ts): the cache's second
-   * level, claims on pages being fetched, pages held back. Unset: this process alone.
-   */
-  shared?: SharedPages;
-  /** How long a request waits for another replica's fetch of the same page before its own. */
-  sharedWaitMs?: number;
+  /** How long a request waits for someone else's fetch of the same page before its own. */
+  secondLevelWaitMs?: number;
   now?: () => number;
 }
-
-/** What a held-back page answers with: its last failure's problem. */
-export type HeldFailure = FailureProblem & { upstreamStatus?: number };
-
-/** How an upstream result speaks of the upstream's health (upstream/breaker.ts). */
-function breakerOutcome(result: UpstreamResult): BreakerOutcome {
-  if (result.ok) return 'success';
-  // Never sent (no quota, no free slot): nothing learnt about the upstream.
-  if (result.attempts === 0) return 'neutral';
-  switch (result.failure.kind) {
-    case 'server_error':
-    case 'bad_response':
-    case 'timeout':
-    case 'unreachable':
-      return 'failure';
-    case 'bad_request':
-    case 'not_found':
-    case 'credentials_rejected':
-      // A definite answer: the upstream is up.
-      return 'success';
-    default:
-      // A 429, or a call the quota guard never let out: nothing about its health.
-      return 'neutral';
-  }
-}
-
-/**
- * Failures another call a moment later would likely meet again, so the page is held back: the
- * upstream's own failures, and refused credentials (the upstream is up, but every call would
- * spend quota on the same refusal until an operator fixes the configuration).
- */
-const isTransient = (result: UpstreamResult, outcome: BreakerOutcome) =>
-  outcome === 'failure' || (!result.ok && result.failure.kind === 'credentials_rejected');
 
 export interface PageSource {
   get(lookup: Lookup, client: string): Promise<PageAnswer>;
@@ -142,17 +68,17 @@ export interface PageSource {
    */
   peek(lookup: Lookup): StoredPage | undefined;
   /**
-   * The page for `lookup` when the cache holds it fresh, as `get` would answer it (a hit), or
-   * undefined: for the fast path, which answers only what needs no decision
+   * The page for `lookup` when this process's cache holds it fresh, as `get` would answer it
+   * (a hit), or undefined: for the fast path, which answers only what needs no decision
    * (cached-page-fast-path.ts).
    */
   fresh(lookup: Lookup): StoredPage | undefined;
   /**
-   * With replicas sharing a second level: the page fresh there, kept in this replica's cache
-   * from then on (a hit, as `get` would answer it), or undefined for anything else. Only for
-   * a request `fresh` could not answer: it asks Redis.
+   * The page fresh in the second level, kept in this process's cache from then on (a hit, as
+   * `get` would answer it), or undefined for anything else: only for a request `fresh` could
+   * not answer. At once when there is no second level.
    */
-  freshShared?(lookup: Lookup): Promise<StoredPage | undefined>;
+  freshInSecondLevel(lookup: Lookup): StoredPage | undefined | Promise<StoredPage | undefined>;
 }
 
 /**
@@ -165,36 +91,46 @@ export const DEFAULT_FRESH_MS: Record<EndpointName, number> = {
   'channel-playlists': 10 * 60_000,
 };
 
-const cacheKey = (lookup: Lookup) => `${lookup.endpoint} ${lookup.id} ${lookup.continuation ?? ''}`;
+const refusalCost = (refusal: StoredRefusal) => refusal.detail.length * 2 + 64;
 
 export function createPageSource(options: PageSourceOptions): PageSource {
   const {
     upstream,
     cache,
     coalescer,
-    clientRateLimit,
+    admission,
+    secondLevel,
     staleMs = 24 * 3600_000,
     refusalMs = 60_000,
     onPage,
-    backoff,
-    breaker,
     staleAfterMs,
-    shared,
-    sharedWaitMs = 10_000,
+    secondLevelWaitMs = 10_000,
     now = Date.now,
   } = options;
+  const freshMs = { ...DEFAULT_FRESH_MS, ...options.freshMs };
 
-  /**
-   * A request the explorer will not send upstream now (held back, over its allowance, breaker
-   * open): the stale copy when there is one, else the problem, with no quota spent either way.
-   */
-  const withheld = (
+  /** Keeps an entry in this process's cache, at what it really occupies. */
+  const keep = (key: string, entry: PageCacheEntry) =>
+    cache.set(key, entry, entry.kind === 'page' ? storedPageCost(entry) : refusalCost(entry));
+
+  /** A second-level entry still fresh, as an answer (kept here from now on). */
+  const adopted = (key: string, entry: PageCacheEntry, status: CacheStatus): PageAnswer => {
+    keep(key, entry);
+    return entry.kind === 'page'
+      ? { kind: 'page', page: entry, cache: status }
+      : refusalAnswer(entry, status);
+  };
+
+  /** A page held back elsewhere: its stale copy or its problem, until the hold ends. */
+  const heldElsewhere = (
+    hold: NonNullable<SecondLevelRead['hold']>,
     previous: StoredPage | undefined,
-    problem: FailureProblem & { upstreamStatus?: number },
-  ): PageAnswer =>
-    previous !== undefined
-      ? { kind: 'page', page: previous, cache: 'stale' }
-      : { kind: 'problem', ...problem, cache: 'none' };
+    at: number,
+  ) =>
+    withheld(previous, {
+      ...hold.detail,
+      retryAfterSeconds: Math.max(1, Math.ceil((hold.untilMs - at) / 1000)),
+    });
 
   /**
    * The flight's answer, or the stale copy if the flight takes longer than `staleAfterMs`: the
@@ -223,30 +159,45 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       clearTimeout(timer);
     }
   }
-  const freshMs = { ...DEFAULT_FRESH_MS, ...options.freshMs };
+
+  /**
+   * Waits for the fetch someone else claimed; its answer (merged), or undefined when the claim
+   * ended without a result to share or the wait ran out: then this process may fetch.
+   */
+  async function fromElsewhere(
+    key: string,
+    previous: StoredPage | undefined,
+  ): Promise<PageAnswer | undefined> {
+    const { entry, hold } = await secondLevel.waitFor(key, secondLevelWaitMs);
+    const at = now();
+    if (entry !== undefined && entry.freshUntil > at) {
+      secondLevel.countMerged();
+      return adopted(key, entry, 'merged');
+    }
+    if (hold !== undefined) return heldElsewhere(hold, previous, at);
+    return undefined;
+  }
 
   /** The one upstream call for a key; its answer is shared by everyone merged into it. */
   async function fetchAndStore(
     lookup: Lookup,
     key: string,
     previous: StoredPage | undefined,
-    pass: Extract<BreakerPass, { ok: true }> | undefined,
+    pass: CallPass,
   ): Promise<PageAnswer> {
-    if (shared !== undefined && !(await shared.claim(key))) {
-      // Another replica claimed the page since we looked: its result rather than a second call.
-      const other = await fromOtherReplica(key, previous);
+    if (!(await secondLevel.claim(key))) {
+      // Someone else claimed the page since we looked: their result rather than a second call.
+      const other = await fromElsewhere(key, previous);
       if (other !== undefined) {
-        if (pass !== undefined) breaker?.record(pass, 'neutral', key);
+        admission.unused(key, pass);
         return other;
       }
     }
     const result = await upstream.fetchPage(lookup);
     const at = now();
-    const outcome = breakerOutcome(result);
-    if (pass !== undefined) breaker?.record(pass, outcome, key);
-    if (!isTransient(result, outcome)) backoff?.succeeded(key);
     const { attempts } = result;
     if (result.ok) {
+      admission.settle(key, pass, result, undefined);
       const page: StoredPage = {
         kind: 'page',
         // Only the page's own bytes: the body may be a view on the whole socket read.
@@ -257,8 +208,8 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         encoded: {},
         encodedBytes: 0,
       };
-      cache.set(key, page, storedPageCost(page));
-      shared?.store(key, page, page.staleUntil - at);
+      keep(key, page);
+      secondLevel.store(key, page, page.staleUntil - at);
       try {
         onPage?.(lookup, result.page);
       } catch {
@@ -275,17 +226,10 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     }
     const upstreamStatus = result.failure.upstreamStatus;
     const problem = problemFor(lookup, result.failure);
-    let held: { detail: HeldFailure; untilMs: number } | undefined;
-    if (isTransient(result, outcome)) {
-      const hold = backoff?.failed(key, { ...problem, upstreamStatus });
+    const hold = admission.settle(key, pass, result, { ...problem, upstreamStatus });
+    if (hold !== undefined) {
       // Ask again no sooner than the back-off allows: say so to the client too.
-      if (hold !== undefined) {
-        problem.retryAfterSeconds = Math.max(
-          problem.retryAfterSeconds ?? 0,
-          hold.retryAfterSeconds,
-        );
-        held = { detail: hold.detail, untilMs: hold.untilMs };
-      }
+      problem.retryAfterSeconds = Math.max(problem.retryAfterSeconds ?? 0, hold.retryAfterSeconds);
     }
     if (problem.status === 400 || problem.status === 404) {
       // The upstream's definite answer about this input: remember it, and drop any old page.
@@ -297,211 +241,87 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         upstreamStatus: upstreamStatus ?? problem.status,
         freshUntil: at + refusalMs,
       };
-      cache.set(key, refusal, refusal.detail.length * 2 + 64);
-      shared?.store(key, refusal, refusalMs);
+      keep(key, refusal);
+      secondLevel.store(key, refusal, refusalMs);
     } else {
-      // Other replicas' waiters go on: held back with us, or free to try for themselves.
-      shared?.release(key, held);
+      // Others waiting for this fetch go on: held back with us, or free to try for themselves.
+      secondLevel.release(
+        key,
+        hold === undefined ? undefined : { detail: hold.detail, untilMs: hold.untilMs },
+      );
       if (previous !== undefined && previous.staleUntil > at)
         return { kind: 'page', page: previous, cache: 'stale', upstreamStatus, attempts };
     }
     return { kind: 'problem', ...problem, cache: 'miss', upstreamStatus, attempts };
   }
 
-  /** A refusal as an answer. */
-  const refusalAnswer = (stored: StoredRefusal, cacheStatus: CacheStatus): PageAnswer => {
-    const { status, code, detail, upstreamStatus } = stored;
-    return { kind: 'problem', status, code, detail, cache: cacheStatus, upstreamStatus };
-  };
-
-  /** Keeps an entry found in the second level in this replica's cache too. */
-  const adopt = (key: string, entry: PageCacheEntry) => {
-    if (entry.kind === 'page') cache.set(key, entry, storedPageCost(entry));
-    else cache.set(key, entry, entry.detail.length * 2 + 64);
-  };
-
-  /**
-   * Waits for the fetch another replica claimed; its answer (merged), or undefined when the
-   * claim ended without a result to share or the wait ran out: then this replica may fetch.
-   */
-  async function fromOtherReplica(
-    key: string,
-    previous: StoredPage | undefined,
-  ): Promise<PageAnswer | undefined> {
-    if (shared === undefined) return undefined;
-    const seen = await shared.waitFor(key, sharedWaitMs);
-    const at = now();
-    const { entry, hold } = seen;
-    if (entry !== undefined && entry.freshUntil > at) {
-      adopt(key, entry);
-      shared.countMerged();
-      return entry.kind === 'page'
-        ? { kind: 'page', page: entry, cache: 'merged' }
-        : refusalAnswer(entry, 'merged');
-    }
-    if (hold !== undefined) {
-      const { upstreamStatus, ...problem } = hold.detail;
-      return withheld(previous, {
-        ...problem,
-        retryAfterSeconds: Math.max(1, Math.ceil((hold.untilMs - at) / 1000)),
-        upstreamStatus,
-      });
-    }
-    return undefined;
-  }
-
-  /** Locally merged reads of the second level: one round trip per key at a time. */
-  const reads = new Map<string, ReturnType<SharedPages['read']>>();
-  const readShared = (sharedPages: SharedPages, key: string) => {
-    let reading = reads.get(key);
-    if (reading === undefined) {
-      reading = sharedPages.read(key).finally(() => reads.delete(key));
-      reads.set(key, reading);
-    }
-    return reading;
-  };
-
-  type Admission =
-    | { ok: true; pass: Extract<BreakerPass, { ok: true }> | undefined }
-    | { ok: false; answer: PageAnswer };
-
-  /**
-   * Whether this request may call the upstream: not for a page held back, a client over its
-   * allowance or an open breaker, which get the stale copy or the problem instead. Decided
-   * without yielding when the allowance is kept in memory, so that two requests for one page
-   * arriving together still merge (and the second costs its client nothing).
-   */
-  function admit(
-    key: string,
-    client: string,
-    previous: StoredPage | undefined,
-  ): Admission | Promise<Admission> {
-    // A page that just failed is held back: its stale copy, or its problem, at no quota.
-    const hold = backoff?.holding(key);
-    if (hold !== undefined) {
-      const { upstreamStatus, ...problem } = hold.detail;
-      return {
-        ok: false,
-        answer: withheld(previous, {
-          ...problem,
-          retryAfterSeconds: hold.retryAfterSeconds,
-          upstreamStatus,
-        }),
-      };
-    }
-    // From here on the request would spend quota, so the client's allowance applies.
-    const allowed = clientRateLimit.take(client);
-    return allowed instanceof Promise
-      ? allowed.then((decision) => afterAllowance(decision, previous))
-      : afterAllowance(allowed, previous);
-  }
-
-  function afterAllowance(allowed: RateDecision, previous: StoredPage | undefined): Admission {
-    if (!allowed.ok) {
-      return {
-        ok: false,
-        answer: withheld(previous, {
-          status: 429,
-          code: 'rate_limited',
-          detail: 'Too many new pages requested from this address; slow down a little.',
-          retryAfterSeconds: allowed.retryAfterSeconds,
-        }),
-      };
-    }
-    // The upstream as a whole has been failing: only its probe goes out.
-    const pass = breaker?.pass();
-    if (pass !== undefined && !pass.ok) {
-      return {
-        ok: false,
-        answer: withheld(previous, {
-          status: 503,
-          code: 'upstream_unavailable',
-          detail: 'The catalogue has been failing; the explorer is giving it a moment.',
-          retryAfterSeconds: pass.retryAfterSeconds,
-        }),
-      };
-    }
-    return { ok: true, pass };
-  }
-
   /** Past the caches and the flights: the one upstream call for the page, if admitted. */
-  function fetchIfAllowed(
+  function fetchIfAdmitted(
     lookup: Lookup,
     key: string,
     client: string,
     previous: StoredPage | undefined,
   ): Promise<PageAnswer> {
-    const go = (admission: Admission): Promise<PageAnswer> => {
-      if (!admission.ok) return Promise.resolve(admission.answer);
+    const go = (admitted: Awaited<ReturnType<Admission['admit']>>): Promise<PageAnswer> => {
+      if (!admitted.ok) return Promise.resolve(admitted.answer);
       // Another request for the page may have started while the allowance was asked.
       const flight = coalescer.inFlight(key);
       if (flight !== undefined) {
-        if (admission.pass !== undefined) breaker?.record(admission.pass, 'neutral', key);
+        admission.unused(key, admitted.pass);
         return answerOrStale(flight, previous, true);
       }
       const started = coalescer.start(key, () =>
-        fetchAndStore(lookup, key, previous, admission.pass),
+        fetchAndStore(lookup, key, previous, admitted.pass),
       );
       return answerOrStale(started, previous, false);
     };
-    const admission = admit(key, client, previous);
-    return admission instanceof Promise ? admission.then(go) : go(admission);
+    const admitted = admission.admit(key, client, previous);
+    return admitted instanceof Promise ? admitted.then(go) : go(admitted);
   }
 
-  /** The second level and other replicas' flights, then `fetchIfAllowed`. */
-  async function viaShared(
-    sharedPages: SharedPages,
+  /** What the second level says of the page, then `fetchIfAdmitted`. */
+  function afterSecondLevel(
+    seen: SecondLevelRead,
     lookup: Lookup,
     key: string,
     client: string,
     local: StoredPage | undefined,
   ): Promise<PageAnswer> {
-    const seen = await readShared(sharedPages, key);
     const at = now();
     let previous = local;
     const { entry } = seen;
     if (entry !== undefined) {
       if (entry.freshUntil > at) {
-        adopt(key, entry);
-        sharedPages.countHit();
-        return entry.kind === 'page'
-          ? { kind: 'page', page: entry, cache: 'hit' }
-          : refusalAnswer(entry, 'hit');
+        secondLevel.countHit();
+        return Promise.resolve(adopted(key, entry, 'hit'));
       }
       if (
         entry.kind === 'page' &&
         entry.staleUntil > at &&
         (previous === undefined || entry.freshUntil > previous.freshUntil)
       ) {
-        adopt(key, entry);
+        keep(key, entry);
         previous = entry;
       }
     }
-    // Requests here may have started a flight while we asked.
+    // Requests here may have started a flight while the second level was asked.
     const flight = coalescer.inFlight(key);
     if (flight !== undefined) return answerOrStale(flight, previous, true);
-    if (seen.hold !== undefined) {
-      const { upstreamStatus, ...problem } = seen.hold.detail;
-      return withheld(previous, {
-        ...problem,
-        retryAfterSeconds: Math.max(1, Math.ceil((seen.hold.untilMs - at) / 1000)),
-        upstreamStatus,
-      });
-    }
+    if (seen.hold !== undefined) return Promise.resolve(heldElsewhere(seen.hold, previous, at));
     if (seen.fetching) {
-      // Another replica is fetching it: wait for its result, merged like a local flight (and
+      // Someone else is fetching it: wait for their result, merged like a local flight (and
       // free, like one); fetch here only if that comes to nothing.
       const waited = coalescer.start(key, async () => {
-        const other = await fromOtherReplica(key, previous);
+        const other = await fromElsewhere(key, previous);
         if (other !== undefined) return other;
         // Inside the key's own flight: admitted, it fetches here rather than start another.
-        const admission = await admit(key, client, previous);
-        if (!admission.ok) return admission.answer;
-        return fetchAndStore(lookup, key, previous, admission.pass);
+        const admitted = await admission.admit(key, client, previous);
+        if (!admitted.ok) return admitted.answer;
+        return fetchAndStore(lookup, key, previous, admitted.pass);
       });
       return answerOrStale(waited, previous, true);
     }
-    return fetchIfAllowed(lookup, key, client, previous);
+    return fetchIfAdmitted(lookup, key, client, previous);
   }
 
   return {
@@ -512,9 +332,9 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       let previous: StoredPage | undefined;
       if (stored !== undefined) {
         if (stored.freshUntil > at) {
-          if (stored.kind === 'page') return { kind: 'page', page: stored, cache: 'hit' };
-          const { status, code, detail, upstreamStatus } = stored;
-          return { kind: 'problem', status, code, detail, cache: 'hit', upstreamStatus };
+          return stored.kind === 'page'
+            ? { kind: 'page', page: stored, cache: 'hit' }
+            : refusalAnswer(stored, 'hit');
         }
         if (stored.kind === 'page' && stored.staleUntil > at) previous = stored;
         else cache.delete(key);
@@ -522,8 +342,10 @@ export function createPageSource(options: PageSourceOptions): PageSource {
 
       const flight = coalescer.inFlight(key);
       if (flight !== undefined) return answerOrStale(flight, previous, true);
-      if (shared !== undefined) return viaShared(shared, lookup, key, client, previous);
-      return fetchIfAllowed(lookup, key, client, previous);
+      const seen = secondLevel.read(key);
+      return seen instanceof Promise
+        ? seen.then((read) => afterSecondLevel(read, lookup, key, client, previous))
+        : afterSecondLevel(seen, lookup, key, client, previous);
     },
 
     peek(lookup) {
@@ -535,17 +357,17 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       return stored?.kind === 'page' && stored.freshUntil > now() ? stored : undefined;
     },
 
-    freshShared:
-      shared === undefined
-        ? undefined
-        : async (lookup) => {
-            const key = cacheKey(lookup);
-            const entry = await shared.entry(key);
-            if (entry?.kind !== 'page' || entry.freshUntil <= now()) return undefined;
-            adopt(key, entry);
-            shared.countHit();
-            return entry;
-          },
+    freshInSecondLevel(lookup) {
+      const key = cacheKey(lookup);
+      const found = (entry: PageCacheEntry | undefined) => {
+        if (entry?.kind !== 'page' || entry.freshUntil <= now()) return undefined;
+        keep(key, entry);
+        secondLevel.countHit();
+        return entry;
+      };
+      const entry = secondLevel.entry(key);
+      return entry instanceof Promise ? entry.then(found) : found(entry);
+    },
 
     encode(lookup, page, encoding) {
       return encodeOnce(page, encoding, (copy) => {

@@ -19,15 +19,9 @@ import { createClientRateLimit } from '../quota/client-rate-limit.ts';
 import { createServerApp, type ServerAppOptions } from './create-server-app.ts';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.ts';
 import { createLogger } from '../observability/logger.ts';
-import {
-  createPageSource,
-  type PageAnswer,
-  type PageCacheEntry,
-  type PageSourceOptions,
-} from '../pages/page-source.ts';
+import { buildPageSource } from '../pages/build-page-source.ts';
+import type { PageSourceOptions } from '../pages/page-source.ts';
 import { createQuotaGuard } from '../quota/quota-guard.ts';
-import { createRequestCoalescer } from '../pages/request-coalescer.ts';
-import { createResponseCache } from '../pages/response-cache.ts';
 import { loadStaticSite, type StaticSite } from '../rendering/static-files.ts';
 import {
   channelVideo,
@@ -137,11 +131,9 @@ function setup(options: Setup = {}) {
   });
   clients.push(client);
   const pagesFrom = options.upstream ?? client;
-  const cache = createResponseCache<PageCacheEntry>({ maxBytes: cacheBytes });
-  const pageSource = createPageSource({
+  const { pageSource } = buildPageSource({
     upstream: pagesFrom,
-    cache,
-    coalescer: createRequestCoalescer<PageAnswer>(),
+    cacheMaxBytes: cacheBytes,
     clientRateLimit: createClientRateLimit({ burst, perSecond: 0.001 }),
     freshMs,
     now,

@@ -10,7 +10,7 @@ import {
   type Behaviour,
   type TestUpstream,
 } from '../../test-support/test-upstream.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { Lookup } from '../upstream/lookup.ts';
 
 // Every upstream fault × every endpoint × a first and a later page, over real HTTP: what the
 // reader gets (the mapped problem, docs/catalogue-api.md §2.2), that a repeat inside the

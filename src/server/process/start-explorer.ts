@@ -2,7 +2,6 @@ import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { DEMO_ENTRIES } from '../../catalogue/demo-fixtures.ts';
 import { createChannelTitles } from '../rendering/channel-titles.ts';
-import { createClientRateLimit } from '../quota/client-rate-limit.ts';
 import type { ServerConfig } from '../config.ts';
 import { createAppHtml, type AppShell } from '../rendering/app-html.ts';
 import { loadBuiltShell } from '../rendering/app-shell.ts';
@@ -11,18 +10,8 @@ import { createServerApp } from './create-server-app.ts';
 import { createLinkPreviews } from '../rendering/link-preview.ts';
 import { createRequestLogger } from '../observability/request-log.ts';
 import { explorerListener } from './node-listener.ts';
-import { createFailureBackoff } from '../pages/failure-backoff.ts';
-import {
-  createPageSource,
-  type HeldFailure,
-  type PageAnswer,
-  type PageCacheEntry,
-} from '../pages/page-source.ts';
 import { createUpstreamBreaker } from '../upstream/breaker.ts';
 import { createUpstreamSlots, withSlots } from '../upstream/slots.ts';
-import { createQuotaGuard } from '../quota/quota-guard.ts';
-import { createRequestCoalescer } from '../pages/request-coalescer.ts';
-import { createResponseCache } from '../pages/response-cache.ts';
 import { loadStaticSite } from '../rendering/static-files.ts';
 import {
   meteredListener,
@@ -31,6 +20,8 @@ import {
 } from '../observability/metered-parts.ts';
 import { createMetrics, type ExplorerMetrics } from '../observability/metrics.ts';
 import { createSharedState } from '../shared-state/shared-state.ts';
+import { createLocalState, type DeploymentState } from '../shared-state/deployment-state.ts';
+import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import { createWalkRegistry } from '../whole-list/list-walk.ts';
@@ -64,11 +55,11 @@ export async function startExplorer(
     config.upstream,
     logger,
   );
-  // With REDIS_URL, the replicas share quota, allowances, pages and failures through Redis
-  // (shared-state/); without it, each process keeps them in its own memory.
-  const shared =
+  // With REDIS_URL, the replicas share quota, allowances, pages, walks and breaker openings
+  // through Redis; without it, this process keeps them in its own memory. Chosen here, once.
+  const state: DeploymentState =
     config.redis === null
-      ? null
+      ? createLocalState(config)
       : createSharedState({
           config: config.redis,
           quotaPerHour: config.quotaPerHour,
@@ -78,7 +69,7 @@ export async function startExplorer(
           walksPerClient: WALKS_PER_CLIENT,
           logger,
         });
-  const quota = shared?.quota ?? createQuotaGuard({ budgetPerHour: config.quotaPerHour });
+  const { quota } = state;
   const upstream = createUpstreamClient({
     baseUrl,
     apiKey,
@@ -100,55 +91,50 @@ export async function startExplorer(
             ),
         });
 
-  const cache = createResponseCache<PageCacheEntry>({ maxBytes: config.cacheMaxBytes });
   const { failures } = config;
   const breaker = createUpstreamBreaker({
     threshold: failures.breakerThreshold,
     openMs: failures.breakerOpenMs,
-    onStateChange: (state, stats) => {
-      logger.warn({ breaker: state, openMs: stats.openMs }, 'upstream breaker changed state');
-      if (state === 'open') breakerSignal?.opened(stats.openMs);
+    onStateChange: (change, stats) => {
+      logger.warn({ breaker: change, openMs: stats.openMs }, 'upstream breaker changed state');
+      if (change === 'open') breakerSignal.opened(stats.openMs);
     },
   });
-  const breakerSignal = shared?.shareBreaker(() => breaker);
+  const breakerSignal = state.shareBreaker(() => breaker);
   const slots = createUpstreamSlots({
     limit: failures.maxInFlight,
     queueLimit: failures.maxQueued,
   });
+  // Slots outermost in time: a call waiting for one has not spent its deadline yet.
+  const slotted = withSlots(upstream, slots, config.upstreamTimeoutMs);
   const metricsOn = config.metrics.token !== undefined || config.metrics.port !== 0;
   const metrics = metricsOn
     ? createMetrics({
         quota,
-        cache,
+        cache: { stats: () => pages.cache.stats() },
         breaker: () => breaker.stats(),
         upstreamSlots: () => slots.stats(),
-        shared: shared === null ? undefined : () => shared.figures(),
         walks: () => walks.stats(),
+        more: [state.registerMetrics],
       })
     : null;
-  // Slots outermost in time: a call waiting for one has not spent its deadline yet.
-  const slotted = withSlots(upstream, slots, config.upstreamTimeoutMs);
   const channelTitles = createChannelTitles();
-  const unmetered = createPageSource({
+  const pages = buildPageSource({
     upstream: metrics ? meteredUpstream(slotted, metrics) : slotted,
-    cache,
-    coalescer: createRequestCoalescer<PageAnswer>(),
-    clientRateLimit: shared?.clientRateLimit ?? createClientRateLimit(config.clientRateLimit),
+    cacheMaxBytes: config.cacheMaxBytes,
+    clientRateLimit: state.clientRateLimit,
+    secondLevel: state.secondLevel,
     // Channel names for link previews, from every page that passes, API lookups included.
     onPage: channelTitles.learnFromPage,
-    backoff: createFailureBackoff<HeldFailure>({
-      initialMs: failures.backoffMs,
-      maxMs: failures.backoffMaxMs,
-    }),
+    backoff: { initialMs: failures.backoffMs, maxMs: failures.backoffMaxMs },
     breaker,
     staleAfterMs: failures.staleAfterMs,
-    shared: shared?.pages,
     // Another replica's fetch gets as long as a fetch of our own would.
-    sharedWaitMs: config.upstreamTimeoutMs + 500,
+    secondLevelWaitMs: config.upstreamTimeoutMs + 500,
   });
-  const pageSource = metrics ? meteredPageSource(unmetered, metrics) : unmetered;
+  const pageSource = metrics ? meteredPageSource(pages.pageSource, metrics) : pages.pageSource;
   // Walks read through the metered source: their pages count like any reader's.
-  const walks = createWalkRegistry({ pageSource, shared: shared?.walks });
+  const walks = createWalkRegistry({ pageSource, leases: state.walkLeases });
 
   const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
   const appHtml =
@@ -174,7 +160,7 @@ export async function startExplorer(
     requestLogger,
     trustProxy: config.trustProxy,
     isStopping: () => stopping,
-    sharingDown: shared === null ? undefined : () => shared.down(),
+    sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
     wholeList: { quota, channelTitles, walks },
   });
@@ -192,7 +178,7 @@ export async function startExplorer(
       stopping = true;
     },
     async close() {
-      await Promise.allSettled([upstream.close(), thumbnails?.close(), shared?.close()]);
+      await Promise.allSettled([upstream.close(), thumbnails?.close(), state.close()]);
       await catalogue?.close();
     },
   };

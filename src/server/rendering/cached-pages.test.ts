@@ -9,7 +9,7 @@ import {
 } from '../../test-support/test-upstream.ts';
 import { cachedPlaylistItem, largestThumbnail } from './cached-pages.ts';
 import { DEFAULT_FRESH_MS } from '../pages/page-source.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { Lookup } from '../upstream/lookup.ts';
 
 // The cache-only reads behind link previews, over a real page source and the test upstream:
 // `peek` never asks the upstream and never spends an allowance; the walk to item N follows

@@ -4,7 +4,8 @@ import type {
   PlaylistPage,
   Thumbnail,
 } from '../../shared/catalogue-schema.ts';
-import type { PageSource, StoredPage } from '../pages/page-source.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { StoredPage } from '../pages/page-entry.ts';
 
 // Reading pages the explorer already holds, for link previews: never an upstream call, never a
 // wait. A playlist's item N lives on whichever page the continuation chain (spec §2.6) reaches

@@ -19,7 +19,7 @@ import {
   type CachedPages,
 } from './cached-pages.ts';
 import type { ChannelTitles } from './channel-titles.ts';
-import type { StoredPage } from '../pages/page-source.ts';
+import type { StoredPage } from '../pages/page-entry.ts';
 import { countOf, escapeHtml, formatCount, oneLine, truncate } from './preview-text.ts';
 
 export { publicOrigin, type PublicOriginOptions } from './public-origin.ts';

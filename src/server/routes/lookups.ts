@@ -5,7 +5,8 @@ import { clientAddress } from '../http/client-address.ts';
 import { sendRepresentation } from '../http/representation.ts';
 import { JSON_TYPE, problemResponse, type HeaderRecord } from '../http/responses.ts';
 import { logAnswer } from '../observability/request-log.ts';
-import type { CacheStatus, PageSource } from '../pages/page-source.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { CacheStatus } from '../pages/page-entry.ts';
 import { validateLookup } from '../http/validate-lookup.ts';
 
 // The three lookups on the app's own origin: the input is checked before any quota is spent,

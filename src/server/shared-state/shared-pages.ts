@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
-import type { HeldFailure, PageCacheEntry, StoredPage } from '../pages/page-source.ts';
+import type { PageCacheEntry, StoredPage } from '../pages/page-entry.ts';
+import type { SecondLevel, SecondLevelRead } from '../pages/second-level.ts';
 import { luaScript, type RedisConnection } from './redis-connection.ts';
 
-// What replicas share about pages, through Redis: the page cache's second level, who is
-// fetching a page right now, and which pages are held back after a failure.
+// The page cache's second level for replicas, through Redis (the port is
+// pages/second-level.ts): pages any replica fetched, who is fetching a page right now, and
+// which pages are held back after a failure.
 //
 // - Second level. A page (or the upstream's refusal) one replica fetched is stored in Redis
 //   until it is no longer servable, so every other replica finds it there on its own first
@@ -21,35 +23,9 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 // command deadline: while Redis is unreachable each answer is "nothing shared", and the
 // replica goes on from its own memory.
 
-export interface SharedHold {
-  detail: HeldFailure;
-  untilMs: number;
-}
-
-export interface SharedRead {
-  entry?: PageCacheEntry;
-  /** Another replica has claimed the page and is fetching it. */
-  fetching: boolean;
-  hold?: SharedHold;
-}
-
-export interface SharedPages {
-  read(key: string): Promise<SharedRead>;
-  /** The entry alone (one GET, cheaper than `read`): for a page about to be served fresh. */
-  entry(key: string): Promise<PageCacheEntry | undefined>;
-  /** Claims the page for this replica's fetch: false if another replica holds the claim. */
-  claim(key: string): Promise<boolean>;
-  /** Waits for another replica's result, up to `timeoutMs`; what was read last. */
-  waitFor(key: string, timeoutMs: number): Promise<SharedRead>;
-  /** Stores an entry for `ttlMs`, drops the claim and any hold, and wakes the waiters. */
-  store(key: string, entry: PageCacheEntry, ttlMs: number): void;
-  /** The fetch failed: holds the page back until `untilMs` (or not), drops the claim, wakes. */
-  release(key: string, hold?: SharedHold): void;
+export interface SharedPages extends SecondLevel {
+  read(key: string): Promise<SecondLevelRead>;
   stats(): { secondLevelHits: number; merged: number };
-  /** Counts a page served from the second level. */
-  countHit(): void;
-  /** Counts an answer another replica fetched. */
-  countMerged(): void;
   close(): void;
 }
 
@@ -115,7 +91,7 @@ export interface SharedPagesOptions {
   now?: () => number;
 }
 
-const NOTHING: SharedRead = { fetching: false };
+const NOTHING: SecondLevelRead = { fetching: false };
 
 export function createSharedPages(options: SharedPagesOptions): SharedPages {
   const { connection, keyPrefix, claimMs, pollMs = 100, now = Date.now } = options;
@@ -166,14 +142,14 @@ export function createSharedPages(options: SharedPagesOptions): SharedPages {
 
   const failed = (error: unknown) => connection.reportFailure(error);
 
-  const doRead = async (key: string): Promise<SharedRead> => {
+  const readOnce = async (key: string): Promise<SecondLevelRead> => {
     if (!connection.up()) return NOTHING;
     try {
       const [page, fetching, held] = (await read(keysOf(key), [])) as [Buffer, number, Buffer];
-      const result: SharedRead = { fetching: fetching === 1 };
+      const result: SecondLevelRead = { fetching: fetching === 1 };
       if (page.length > 0) result.entry = decodeEntry(page);
       if (held.length > 0) {
-        const hold = JSON.parse(held.toString('utf8')) as SharedHold;
+        const hold = JSON.parse(held.toString('utf8')) as NonNullable<SecondLevelRead['hold']>;
         if (hold.untilMs > now()) result.hold = hold;
       }
       return result;
@@ -181,6 +157,17 @@ export function createSharedPages(options: SharedPagesOptions): SharedPages {
       failed(error);
       return NOTHING;
     }
+  };
+
+  /** Reads merged in this replica: one round trip per key at a time. */
+  const reads = new Map<string, Promise<SecondLevelRead>>();
+  const doRead = (key: string) => {
+    let reading = reads.get(key);
+    if (reading === undefined) {
+      reading = readOnce(key).finally(() => reads.delete(key));
+      reads.set(key, reading);
+    }
+    return reading;
   };
 
   return {
@@ -207,12 +194,12 @@ export function createSharedPages(options: SharedPagesOptions): SharedPages {
     },
     async waitFor(key, timeoutMs) {
       const deadline = now() + timeoutMs;
-      let seen = await doRead(key);
+      let seen = await readOnce(key);
       while (seen.entry === undefined && seen.hold === undefined && seen.fetching) {
         const left = deadline - now();
         if (left <= 0) break;
         await announced(key, Math.min(pollMs, left));
-        seen = await doRead(key);
+        seen = await readOnce(key);
       }
       return seen;
     },

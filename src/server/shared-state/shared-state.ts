@@ -1,33 +1,32 @@
 import type { Logger } from 'pino';
 import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import type { RedisConfig } from '../config.ts';
-import type { SharedStateFigures } from '../observability/metrics.ts';
 import type { UpstreamBreaker } from '../upstream/breaker.ts';
+import type { DeploymentState } from './deployment-state.ts';
+import { registerRedisMetrics, type SharedStateFigures } from './redis-metrics.ts';
 import { createRedisConnection, type RedisConnection } from './redis-connection.ts';
 import { createSharedBreakerSignal, type SharedBreakerSignal } from './shared-breaker.ts';
 import { createSharedClientLimit } from './shared-client-limit.ts';
 import { createSharedPages, type SharedPages } from './shared-pages.ts';
 import { createSharedQuota, type SharedQuotaGuard } from './shared-quota.ts';
-import { createWalkLeases, type WalkLeases } from './shared-walks.ts';
+import { createWalkLeases, type SharedWalkLeases } from './shared-walks.ts';
 
-// Everything replicas share through Redis, built from the configuration in one place, so that
-// the composition root (start-explorer.ts) chooses between these and the in-memory parts once:
-// the quota, the per-client allowance, the page cache's second level with claims and holds,
-// the breaker's signal, and the counts of whole-list walks. Each keeps the interface of the part it stands in for.
+// The deployment's state shared by replicas through Redis (the port is deployment-state.ts),
+// built from the configuration in one place: the quota, the per-client allowance, the page
+// cache's second level with claims and holds, the breaker's signal, and the counts of
+// whole-list walks, over one connection. Each keeps the interface of the in-memory part it
+// stands in for.
 
-export interface SharedState {
+export interface SharedState extends DeploymentState {
   connection: RedisConnection;
   quota: SharedQuotaGuard;
   clientRateLimit: ClientRateLimit;
-  pages: SharedPages;
+  secondLevel: SharedPages;
   /** Whole-list walks counted for the deployment: per client, and per list. */
-  walks: WalkLeases;
-  /** Why sharing is off, for /readyz; undefined while it is on. */
-  down(): string | undefined;
+  walkLeases: SharedWalkLeases;
   figures(): SharedStateFigures;
   /** Ties the breaker to the others' (after the breaker is built: it needs `opened`). */
   shareBreaker(breaker: () => UpstreamBreaker): SharedBreakerSignal;
-  close(): Promise<void>;
 }
 
 export function createSharedState(options: {
@@ -71,24 +70,27 @@ export function createSharedState(options: {
   });
   let breakerSignal: SharedBreakerSignal | undefined;
 
+  const figures = (): SharedStateFigures => {
+    const { state, transitions } = connection.stats();
+    const { secondLevelHits, merged } = pages.stats();
+    return {
+      state,
+      transitions,
+      secondLevelHits,
+      mergedAcrossReplicas: merged,
+      quotaFallback: quota.fallbackStats(),
+    };
+  };
+
   return {
     connection,
     quota,
     clientRateLimit,
-    pages,
-    walks,
+    secondLevel: pages,
+    walkLeases: walks,
     down: () => (connection.up() ? undefined : (connection.reason() ?? connection.state())),
-    figures() {
-      const { state, transitions } = connection.stats();
-      const { secondLevelHits, merged } = pages.stats();
-      return {
-        state,
-        transitions,
-        secondLevelHits,
-        mergedAcrossReplicas: merged,
-        quotaFallback: quota.fallbackStats(),
-      };
-    },
+    figures,
+    registerMetrics: (registers) => registerRedisMetrics(registers, figures),
     shareBreaker(breaker) {
       breakerSignal = createSharedBreakerSignal({
         connection,

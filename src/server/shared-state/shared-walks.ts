@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LeaseAnswer, WalkLease, WalkLeases } from '../whole-list/walk-leases.ts';
 import { luaScript, type RedisConnection } from './redis-connection.ts';
 
 // Whole-list walks across replicas (whole-list/list-walk.ts): a client's running walks are
@@ -12,17 +13,8 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 // While Redis is unreachable each replica counts only its own walks (the registry's own limit
 // per client), and walks are admitted as starting their list.
 
-export interface WalkLease {
-  /** Another reader of the list was walking it, here or on another replica. */
-  joined: boolean;
-  release(): void;
-}
-
-export interface WalkLeases {
-  acquire(
-    client: string,
-    list: string,
-  ): Promise<{ ok: true; lease: WalkLease } | { ok: false; retryAfterSeconds: number }>;
+export interface SharedWalkLeases extends WalkLeases {
+  acquire(client: string, list: string): Promise<LeaseAnswer>;
   close(): void;
 }
 
@@ -63,7 +55,7 @@ export function createWalkLeases(options: {
   walksPerClient: number;
   /** How long a lease lasts unless renewed (renewed every third of it). */
   leaseMs?: number;
-}): WalkLeases {
+}): SharedWalkLeases {
   const { connection, keyPrefix, walksPerClient, leaseMs = 30_000 } = options;
   const { client: redis } = connection;
   const acquire = luaScript(redis, 'explorerWalkAcquire', 2, ACQUIRE);

@@ -11,7 +11,7 @@ import {
 } from '../../test-support/test-upstream.ts';
 import { createUpstreamClient, type UpstreamClient } from './client.ts';
 import { parseRetryAfter } from './failure.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { Lookup } from './lookup.ts';
 
 // The upstream client against a real, deliberately misbehaving HTTP server: what it sends,
 // what it retries, and how each kind of failure is reported.

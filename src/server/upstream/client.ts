@@ -15,7 +15,7 @@ import {
   type ClassifiedFailure,
   type UpstreamFailure,
 } from './failure.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { Lookup } from './lookup.ts';
 
 // Calls the lookup service (spec §4, with the credentials of spec §2.1) for the explorer:
 // - an undici Pool keeps connections alive (about twice as fast as global fetch here);

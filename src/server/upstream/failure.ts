@@ -1,5 +1,5 @@
 import { problemCodes, problemSchema, type ProblemCode } from '../../shared/problem.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { Lookup } from './lookup.ts';
 
 // What can go wrong with an upstream call, and what each failure means, in one place: how an
 // upstream status or a thrown error becomes a failure (and whether another try may help), and

@@ -6,9 +6,10 @@ import {
   type TestUpstream,
 } from '../../test-support/test-upstream.ts';
 import { realPageSource, type RealPageSource } from '../../test-support/real-page-source.ts';
-import type { PageAnswer, PageSource } from '../pages/page-source.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { PageAnswer } from '../pages/page-entry.ts';
 import { createUpstreamBreaker, type UpstreamBreaker } from './breaker.ts';
-import type { Lookup } from '../http/validate-lookup.ts';
+import type { Lookup } from './lookup.ts';
 
 // A failing or hanging upstream over real HTTP (test-upstream.ts), in front of the page source
 // as start-explorer.ts builds it: a failing page is held back instead of costing a call per

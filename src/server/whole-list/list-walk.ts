@@ -5,8 +5,14 @@ import {
   type WalkProgress,
   type WalkStop,
 } from '../../shared/whole-list.ts';
-import type { PageAnswer, PageSource } from '../pages/page-source.ts';
-import type { WalkLeases, WalkLease } from '../shared-state/shared-walks.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { PageAnswer } from '../pages/page-entry.ts';
+import {
+  LOCAL_WALK_LEASES,
+  type LeaseAnswer,
+  type WalkLease,
+  type WalkLeases,
+} from './walk-leases.ts';
 
 // Walking a whole list: following its continuation chain (spec §2.6) from the first page to
 // the last, each page through the page source like any lookup: the cache first, then a request
@@ -20,9 +26,8 @@ import type { WalkLeases, WalkLease } from '../shared-state/shared-walks.ts';
 //
 // The registry counts walks per list (the first opens it, later ones join, the last to leave
 // closes it; progress is the front's) and per client, who may run WALKS_PER_CLIENT at once.
-// With replicas sharing state through Redis, both counts are also kept there
-// (shared-state/shared-walks.ts), so they hold for the whole deployment: opening a walk then
-// asks Redis first.
+// Each walk also holds a lease (walk-leases.ts): granted at once for a process alone; with
+// replicas sharing Redis, both counts are kept there too, so they hold for the whole deployment.
 
 export interface WalkedPage<L extends ListKind = ListKind> {
   /** The continuation the page was asked for with; null for the first page. */
@@ -103,10 +108,15 @@ export function createWalkRegistry(options: {
   pageSource: Pick<PageSource, 'get'>;
   walksPerClient?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** The deployment's counts, when replicas share them through Redis. */
-  shared?: WalkLeases;
+  /** Where walks are counted beyond this process (walk-leases.ts). */
+  leases?: WalkLeases;
 }): WalkRegistry {
-  const { pageSource, walksPerClient = WALKS_PER_CLIENT, sleep = abortableSleep, shared } = options;
+  const {
+    pageSource,
+    walksPerClient = WALKS_PER_CLIENT,
+    sleep = abortableSleep,
+    leases = LOCAL_WALK_LEASES,
+  } = options;
   const lists = new Map<string, ListEntry>();
   const perClient = new Map<string, number>();
   let started = 0;
@@ -118,11 +128,11 @@ export function createWalkRegistry(options: {
     id: string,
     client: string,
     { signal, first, until = Number.POSITIVE_INFINITY }: OpenOptions,
-    lease?: WalkLease,
+    lease: WalkLease,
   ): WalkOpened<L> {
     const running = perClient.get(client) ?? 0;
     if (running >= walksPerClient) {
-      lease?.release();
+      lease.release();
       return { ok: false, retryAfterSeconds: 5 };
     }
     perClient.set(client, running + 1);
@@ -134,10 +144,10 @@ export function createWalkRegistry(options: {
       lists.set(key, entry);
     }
     // Whether the list was being read anywhere: the deployment's count when it is shared.
-    if (lease?.joined ?? entry.readers > 0) joined++;
+    if (lease.joined ?? entry.readers > 0) joined++;
     else started++;
     entry.readers++;
-    const shared = entry;
+    const reading = entry;
 
     const stop = new AbortController();
     let released = false;
@@ -146,12 +156,12 @@ export function createWalkRegistry(options: {
       released = true;
       stop.abort();
       signal?.removeEventListener('abort', release);
-      lease?.release();
+      lease.release();
       walks--;
       const left = (perClient.get(client) ?? 1) - 1;
       if (left === 0) perClient.delete(client);
       else perClient.set(client, left);
-      if (--shared.readers === 0) lists.delete(key);
+      if (--reading.readers === 0) lists.delete(key);
     };
     // The reader went away (its request was aborted): the walk is over, whether or not
     // anything asks for its next page again.
@@ -260,12 +270,10 @@ export function createWalkRegistry(options: {
 
   return {
     open(list, id, client, openOptions = {}) {
-      if (shared === undefined) return openHere(list, id, client, openOptions);
-      return shared
-        .acquire(client, `${list} ${id}`)
-        .then((leased) =>
-          leased.ok ? openHere(list, id, client, openOptions, leased.lease) : leased,
-        );
+      const opened = (leased: LeaseAnswer) =>
+        leased.ok ? openHere(list, id, client, openOptions, leased.lease) : leased;
+      const leased = leases.acquire(client, `${list} ${id}`);
+      return leased instanceof Promise ? leased.then(opened) : opened(leased);
     },
     stats: () => ({ lists: lists.size, walks, started, joined }),
   };

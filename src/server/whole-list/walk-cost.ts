@@ -1,6 +1,7 @@
 import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
 import { PLAYLIST_PAGE_SIZE, type ListKind, type WalkCost } from '../../shared/whole-list.ts';
-import type { PageAnswer, PageSource } from '../pages/page-source.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { PageAnswer } from '../pages/page-entry.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
 
 // What a walk would cost, before it starts. A playlist states its length on its first page

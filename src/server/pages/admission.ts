@@ -1,0 +1,145 @@
+import type { ClientRateLimit, RateDecision } from '../quota/client-rate-limit.ts';
+import type { BreakerOutcome, BreakerPass, UpstreamBreaker } from '../upstream/breaker.ts';
+import type { UpstreamResult } from '../upstream/client.ts';
+import type { BackoffHold, FailureBackoff } from './failure-backoff.ts';
+import type { HeldFailure, PageAnswer, StoredPage } from './page-entry.ts';
+
+// Whether a request may call the upstream, and what each call teaches about it: a page that
+// just failed is held back (failure-backoff.ts), a client over its allowance waits
+// (quota/client-rate-limit.ts: in memory, or shared through Redis), and an upstream that has
+// been failing as a whole gets only its probe (upstream/breaker.ts). A request turned away gets
+// the page's stale copy when there is one, else the problem, and spends no quota either way.
+
+/** The breaker's leave for one call; undefined without a breaker. */
+export type CallPass = Extract<BreakerPass, { ok: true }> | undefined;
+
+export type Admitted = { ok: true; pass: CallPass } | { ok: false; answer: PageAnswer };
+
+export interface Admission {
+  /**
+   * Decided without yielding when the allowance is kept in memory, so that two requests for
+   * one page arriving together still merge (and the second costs its client nothing).
+   */
+  admit(
+    key: string,
+    client: string,
+    previous: StoredPage | undefined,
+  ): Admitted | Promise<Admitted>;
+  /** The pass went unused: the request merged into a call already on its way. */
+  unused(key: string, pass: CallPass): void;
+  /**
+   * Tells the breaker and the back-off how the call went. A failure another call a moment later
+   * would likely meet again holds the page back: its hold is returned.
+   */
+  settle(
+    key: string,
+    pass: CallPass,
+    result: UpstreamResult,
+    failure: HeldFailure | undefined,
+  ): BackoffHold<HeldFailure> | undefined;
+}
+
+/**
+ * A request the explorer will not send upstream now: the stale copy when there is one, else
+ * the problem, with no quota spent either way.
+ */
+export const withheld = (previous: StoredPage | undefined, problem: HeldFailure): PageAnswer =>
+  previous !== undefined
+    ? { kind: 'page', page: previous, cache: 'stale' }
+    : { kind: 'problem', ...problem, cache: 'none' };
+
+/** How an upstream result speaks of the upstream's health. */
+function breakerOutcome(result: UpstreamResult): BreakerOutcome {
+  if (result.ok) return 'success';
+  // Never sent (no quota, no free slot): nothing learnt about the upstream.
+  if (result.attempts === 0) return 'neutral';
+  switch (result.failure.kind) {
+    case 'server_error':
+    case 'bad_response':
+    case 'timeout':
+    case 'unreachable':
+      return 'failure';
+    case 'bad_request':
+    case 'not_found':
+    case 'credentials_rejected':
+      // A definite answer: the upstream is up.
+      return 'success';
+    default:
+      // A 429, or a call the quota guard never let out: nothing about its health.
+      return 'neutral';
+  }
+}
+
+/**
+ * Failures another call a moment later would likely meet again, so the page is held back: the
+ * upstream's own failures, and refused credentials (the upstream is up, but every call would
+ * spend quota on the same refusal until an operator fixes the configuration).
+ */
+const isTransient = (result: UpstreamResult, outcome: BreakerOutcome) =>
+  outcome === 'failure' || (!result.ok && result.failure.kind === 'credentials_rejected');
+
+export function createAdmission(options: {
+  clientRateLimit: ClientRateLimit;
+  backoff?: FailureBackoff<HeldFailure>;
+  breaker?: UpstreamBreaker;
+}): Admission {
+  const { clientRateLimit, backoff, breaker } = options;
+
+  function afterAllowance(allowed: RateDecision, previous: StoredPage | undefined): Admitted {
+    if (!allowed.ok) {
+      return {
+        ok: false,
+        answer: withheld(previous, {
+          status: 429,
+          code: 'rate_limited',
+          detail: 'Too many new pages requested from this address; slow down a little.',
+          retryAfterSeconds: allowed.retryAfterSeconds,
+        }),
+      };
+    }
+    // The upstream as a whole has been failing: only its probe goes out.
+    const pass = breaker?.pass();
+    if (pass !== undefined && !pass.ok) {
+      return {
+        ok: false,
+        answer: withheld(previous, {
+          status: 503,
+          code: 'upstream_unavailable',
+          detail: 'The catalogue has been failing; the explorer is giving it a moment.',
+          retryAfterSeconds: pass.retryAfterSeconds,
+        }),
+      };
+    }
+    return { ok: true, pass };
+  }
+
+  return {
+    admit(key, client, previous) {
+      // A page that just failed is held back: its stale copy, or its problem, at no quota.
+      const hold = backoff?.holding(key);
+      if (hold !== undefined) {
+        return {
+          ok: false,
+          answer: withheld(previous, { ...hold.detail, retryAfterSeconds: hold.retryAfterSeconds }),
+        };
+      }
+      // From here on the request would spend quota, so the client's allowance applies.
+      const allowed = clientRateLimit.take(client);
+      return allowed instanceof Promise
+        ? allowed.then((decision) => afterAllowance(decision, previous))
+        : afterAllowance(allowed, previous);
+    },
+    unused(key, pass) {
+      if (pass !== undefined) breaker?.record(pass, 'neutral', key);
+    },
+    settle(key, pass, result, failure) {
+      const outcome = breakerOutcome(result);
+      if (pass !== undefined) breaker?.record(pass, outcome, key);
+      if (!isTransient(result, outcome)) {
+        backoff?.succeeded(key);
+        return undefined;
+      }
+      return failure === undefined ? undefined : backoff?.failed(key, failure);
+    },
+  };
+}

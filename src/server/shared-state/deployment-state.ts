@@ -1,0 +1,46 @@
+import type { Registry } from 'prom-client';
+import type { SecondLevel } from '../pages/second-level.ts';
+import { NO_SECOND_LEVEL } from '../pages/second-level.ts';
+import { createClientRateLimit, type ClientRateLimit } from '../quota/client-rate-limit.ts';
+import { createQuotaGuard, type QuotaGuard } from '../quota/quota-guard.ts';
+import type { UpstreamBreaker } from '../upstream/breaker.ts';
+import { LOCAL_WALK_LEASES, type WalkLeases } from '../whole-list/walk-leases.ts';
+
+// Where the deployment's state lives: what must hold for every replica at once (the hour's
+// quota, each client's allowance, pages beyond this process, whole-list walks, the breaker's
+// openings). One port, two adapters: this process's memory when it runs alone, and Redis when
+// replicas share (shared-state.ts). The composition root chooses once; every part it hands
+// these to works the same over either, and none asks which it got.
+
+export interface DeploymentState {
+  quota: QuotaGuard;
+  clientRateLimit: ClientRateLimit;
+  secondLevel: SecondLevel;
+  walkLeases: WalkLeases;
+  /** Tells the other replicas when this breaker opens, and opens it when theirs do. */
+  shareBreaker(breaker: () => UpstreamBreaker): { opened(ms: number): void };
+  /** Why the state is not shared right now, for /readyz; undefined while it is (or alone). */
+  down(): string | undefined;
+  /** Adds this state's own figures to the metrics. */
+  registerMetrics(registers: Registry[]): void;
+  close(): Promise<void>;
+}
+
+export interface LocalStateSettings {
+  quotaPerHour: number;
+  clientRateLimit: { burst: number; perSecond: number };
+}
+
+/** A process alone: everything in its own memory, answered at once. */
+export function createLocalState(settings: LocalStateSettings): DeploymentState {
+  return {
+    quota: createQuotaGuard({ budgetPerHour: settings.quotaPerHour }),
+    clientRateLimit: createClientRateLimit(settings.clientRateLimit),
+    secondLevel: NO_SECOND_LEVEL,
+    walkLeases: LOCAL_WALK_LEASES,
+    shareBreaker: () => ({ opened() {} }),
+    down: () => undefined,
+    registerMetrics() {},
+    close: () => Promise.resolve(),
+  };
+}
