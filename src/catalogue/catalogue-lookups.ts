@@ -19,7 +19,7 @@ export const PLAYLIST_PAGE_SIZE = 100;
 /** Spec §4.2 and §4.3 say about 30; this service always sends 30 but on the last page. */
 export const CHANNEL_PAGE_SIZE = 30;
 
-export type LookupFailure = { ok: false; status: 400 | 404; code: ProblemCode; detail: string };
+export type LookupFailure = { ok: false; code: ProblemCode; detail: string };
 export type LookupResult<Page> = { ok: true; page: Page } | LookupFailure;
 
 export interface LookupRequest {
@@ -33,12 +33,7 @@ export interface LookupRequest {
 
 const PLATFORM = 'https://www.youtube.com';
 
-const fail = (status: 400 | 404, code: ProblemCode, detail: string): LookupFailure => ({
-  ok: false,
-  status,
-  code,
-  detail,
-});
+const fail = (code: ProblemCode, detail: string): LookupFailure => ({ ok: false, code, detail });
 
 export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
   /** Reads the keyset position out of a continuation, or explains why it cannot. */
@@ -49,20 +44,19 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
   ): { ok: true; keyset: Keyset | null } | LookupFailure => {
     if (request.continuation === undefined) return { ok: true, keyset: null };
     const check = codec.decode(request.continuation, endpoint, request.id);
-    if (!check.ok) return fail(400, 'invalid_continuation', `The continuation ${check.reason}.`);
+    if (!check.ok) return fail('invalid_continuation', `The continuation ${check.reason}.`);
     if (!valid(check.keyset))
-      return fail(400, 'invalid_continuation', 'The continuation is not valid here.');
+      return fail('invalid_continuation', 'The continuation is not valid here.');
     return { ok: true, keyset: check.keyset };
   };
 
   const channelCheck = (id: string): LookupFailure | null => {
     if (!CHANNEL_ID_PATTERN.test(id)) {
-      return fail(400, 'invalid_id', `"${id}" is not a channel ID (UC followed by 22 characters).`);
+      return fail('invalid_id', `"${id}" is not a channel ID (UC followed by 22 characters).`);
     }
     // Spec §5.1: a well-formed ID of a channel that does not exist is a 404, so the app can
     // say "not found" rather than "bad request".
-    if (!store.channelExists(id))
-      return fail(404, 'channel_not_found', `No channel has the ID ${id}.`);
+    if (!store.channelExists(id)) return fail('channel_not_found', `No channel has the ID ${id}.`);
     return null;
   };
 
@@ -71,7 +65,7 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
       const { id, thumbnailBaseUrl, now } = request;
       // §4.1 rule 1: an invalid playlist ID is a 404, whether malformed or unknown.
       const playlist = PLAYLIST_ID_PATTERN.test(id) ? store.playlist(id) : undefined;
-      if (!playlist) return fail(404, 'playlist_not_found', `No playlist has the ID ${id}.`);
+      if (!playlist) return fail('playlist_not_found', `No playlist has the ID ${id}.`);
       const at = position('playlist', request, (k) => k.length === 1 && Number.isInteger(k[0]));
       if (!at.ok) return at;
       const after = at.keyset ? (at.keyset[0] as number) : 0;

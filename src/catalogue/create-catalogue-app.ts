@@ -64,7 +64,7 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
     app.get('/__faults', (c) => c.json(faults.settings));
     app.put('/__faults', async (c) => {
       const parsed = faultSettingsSchema.partial().safeParse(await c.req.json().catch(() => null));
-      if (!parsed.success) return problemResponse(c, 400, 'invalid_request', parsed.error.message);
+      if (!parsed.success) return problemResponse(c, 'invalid_request', parsed.error.message);
       faults.settings = { ...NO_FAULTS, ...parsed.data };
       return c.json(faults.settings);
     });
@@ -80,12 +80,9 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return problemResponse(
         c,
-        405,
         'method_not_allowed',
         `${c.req.method} is not supported; use GET.`,
-        {
-          Allow: ALLOW,
-        },
+        { headers: { Allow: ALLOW } },
       );
     }
     await next();
@@ -93,7 +90,7 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
 
   app.get(`${THUMBNAIL_PATH_PREFIX}/*`, (c) => {
     const svg = renderThumbnail(c.req.path);
-    if (svg === null) return problemResponse(c, 404, 'not_found', 'No such thumbnail.');
+    if (svg === null) return problemResponse(c, 'not_found', 'No such thumbnail.');
     return c.body(svg, 200, {
       'Content-Type': 'image/svg+xml',
       'Cache-Control': 'public, max-age=31536000, immutable',
@@ -111,12 +108,9 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
       if (!(keyOk && secretOk)) {
         return problemResponse(
           c,
-          401,
           'unauthorized',
           'Missing or wrong API-Key / API-Secret headers.',
-          {
-            'WWW-Authenticate': 'API-Key',
-          },
+          { headers: { 'WWW-Authenticate': 'API-Key' } },
         );
       }
 
@@ -128,14 +122,13 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
       if (ids.length > 1 || continuations.length > 1) {
         return problemResponse(
           c,
-          400,
           'repeated_parameter',
           'Give `id` and `continuation` at most once each.',
         );
       }
       const [id] = ids;
       if (id === undefined || id === '')
-        return problemResponse(c, 400, 'missing_id', 'The `id` parameter is required.');
+        return problemResponse(c, 'missing_id', 'The `id` parameter is required.');
       const [continuation] = continuations;
 
       const result = handlers[name]({
@@ -145,22 +138,17 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
         thumbnailBaseUrl: options.thumbnailBaseUrl ?? new URL(c.req.url).origin,
         now: now(),
       });
-      if (!result.ok) return problemResponse(c, result.status, result.code, result.detail);
+      if (!result.ok) return problemResponse(c, result.code, result.detail);
       return c.json(skewTotal(result.page, faults.settings.totalItemsSkew), 200, {
         'Cache-Control': 'no-store',
       });
     });
   }
 
-  app.notFound((c) => problemResponse(c, 404, 'not_found', `Nothing here: ${c.req.path}`));
+  app.notFound((c) => problemResponse(c, 'not_found', `Nothing here: ${c.req.path}`));
   app.onError((error, c) => {
     console.error(error);
-    return problemResponse(
-      c,
-      500,
-      'internal_error',
-      'The catalogue failed to answer this request.',
-    );
+    return problemResponse(c, 'internal_error', 'The catalogue failed to answer this request.');
   });
 
   return app;
@@ -214,10 +202,12 @@ async function injectFault(
       // A body cut off mid-way, as a broken proxy or a crashed worker would send it.
       return c.body('{"items":[{"id":"', 200, { 'Content-Type': 'application/json' });
     case 429:
-      return problemResponse(c, 429, 'rate_limited', 'Injected fault: too many requests.', {
-        'Retry-After': String(settings.retryAfterSeconds),
+      return problemResponse(c, 'rate_limited', 'Injected fault: too many requests.', {
+        headers: { 'Retry-After': String(settings.retryAfterSeconds) },
       });
     default:
-      return problemResponse(c, outcome, 'injected_fault', `Injected fault: ${outcome}.`);
+      return problemResponse(c, 'injected_fault', `Injected fault: ${outcome}.`, {
+        status: outcome,
+      });
   }
 }

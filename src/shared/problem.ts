@@ -1,47 +1,11 @@
 import { z } from 'zod';
+import { statusOf, type ProblemCode } from './problem-codes.ts';
 
 // Error bodies are RFC 9457 problem documents with a stable machine-readable `code` (spec
 // §2.2), the same from the catalogue and from the explorer server, so the app can say what
-// happened.
+// happened. Each code's status and meaning are in problem-codes.ts.
 
-export const problemCodes = [
-  // caller's input
-  'invalid_id',
-  'missing_id',
-  'invalid_continuation',
-  'repeated_parameter',
-  'unknown_parameter',
-  'invalid_request',
-  'invalid_range',
-  // the HTTP exchange itself, refused before any route sees it
-  'bad_request',
-  'headers_too_large',
-  'content_too_large',
-  'request_timeout',
-  'expectation_failed',
-  // lookups
-  'playlist_not_found',
-  'channel_not_found',
-  'not_found',
-  'method_not_allowed',
-  // access and limits
-  'unauthorized',
-  'rate_limited',
-  'quota_exhausted',
-  'too_many_walks',
-  // the upstream, seen from the explorer server
-  'upstream_credentials_rejected',
-  'upstream_error',
-  'upstream_bad_response',
-  'upstream_timeout',
-  'upstream_unavailable',
-  'upstream_rate_limited',
-  // faults injected on purpose, and the last resort
-  'injected_fault',
-  'internal_error',
-] as const;
-
-export type ProblemCode = (typeof problemCodes)[number];
+export type { ProblemCode } from './problem-codes.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -50,7 +14,8 @@ export const problemSchema = z.object({
   title: z.string(),
   status: z.number().int().min(400).max(599),
   detail: z.string(),
-  code: z.enum(problemCodes).or(z.string()),
+  /** One of problem-codes.ts's codes; a client reads any other as a failure it cannot name. */
+  code: z.string(),
   instance: z.string().optional(),
   /** Seconds to wait before retrying; mirrors the Retry-After header on 429 and 503. */
   retryAfter: z.number().int().nonnegative().optional(),
@@ -74,19 +39,22 @@ const TITLES: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-/** Builds a problem document; `type` is a stable URI per code (RFC 9457 §3.1.1). */
+/**
+ * Builds a problem document; `type` is a stable URI per code (RFC 9457 §3.1.1), the status the
+ * code's own unless a fault injected on purpose asks for another.
+ */
 export function problem(
-  status: number,
   code: ProblemCode,
   detail: string,
-  extra: { instance?: string; retryAfter?: number } = {},
+  extra: { status?: number; instance?: string; retryAfter?: number } = {},
 ): Problem {
+  const { status = statusOf(code), ...rest } = extra;
   return {
     type: `https://catalogue-explorer.dev/problems/${code.replaceAll('_', '-')}`,
     title: TITLES[status] ?? 'Error',
     status,
     detail,
     code,
-    ...extra,
+    ...rest,
   };
 }

@@ -3,10 +3,10 @@ import { problem } from '../../shared/problem.ts';
 import { describeProblem, formatWait } from '../lib/problem-text.ts';
 import { ApiError, parseRetryAfter } from './api-error.ts';
 
-const http = (status: number, code: Parameters<typeof problem>[1], retryAfter?: number) =>
+const http = (status: number, code: Parameters<typeof problem>[0], retryAfter?: number) =>
   new ApiError('http', 'x', {
     status,
-    problem: problem(status, code, 'detail', { retryAfter }),
+    problem: problem(code, 'detail', { status, retryAfter }),
     retryAfter: retryAfter ?? null,
   });
 

@@ -1,7 +1,9 @@
 import type { HttpBindings } from '@hono/node-server';
+import type { QueryRead } from './query.ts';
 
 // What every handler of the explorer app may read from its context: the Node request (for the
-// client's address) and the request's log line, which handlers fill in as they answer.
+// client's address), the request's log line, which handlers fill in as they answer, and what an
+// operation of the API declares, read before its handler runs (operation.ts).
 
 /** The fields of a request's log line that handlers set (observability/request-log.ts). */
 export interface RequestLog {
@@ -13,5 +15,12 @@ export interface RequestLog {
 
 export type AppEnv = {
   Bindings: Partial<HttpBindings>;
-  Variables: { log: RequestLog; reqId: string };
+  Variables: {
+    log: RequestLog;
+    reqId: string;
+    /** The operation's path parameters by name; null when a segment lacks its shape. */
+    params: Record<string, string> | null;
+    /** The operation's query, read against the parameters it declares. */
+    query: QueryRead;
+  };
 };

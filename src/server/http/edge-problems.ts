@@ -1,4 +1,5 @@
 import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
+import { statusOf } from '../../shared/problem-codes.ts';
 import { problem, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../../shared/problem.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 import type { HeaderRecord } from './responses.ts';
@@ -10,16 +11,18 @@ import type { HeaderRecord } from './responses.ts';
 // none of those headers.
 
 export interface EdgeProblem {
-  status: number;
   code: ProblemCode;
   detail: string;
   /** Beyond the ones every problem carries. */
   headers?: HeaderRecord;
 }
 
-function problemBody({ status, code, detail }: EdgeProblem): Buffer {
-  return Buffer.from(JSON.stringify(problem(status, code, detail)));
+function problemBody({ code, detail }: EdgeProblem): Buffer {
+  return Buffer.from(JSON.stringify(problem(code, detail)));
 }
+
+/** The status the edge answers `edge` with: its code's. */
+export const edgeStatus = (edge: EdgeProblem) => statusOf(edge.code);
 
 function problemHeaders(edge: EdgeProblem, body: Buffer): HeaderRecord {
   return {
@@ -43,7 +46,7 @@ export function rawProblemResponse(
   const { headOnly = false, now = new Date() } = options;
   const body = problemBody(edge);
   const head = [
-    `HTTP/1.1 ${edge.status} ${STATUS_CODES[edge.status] ?? 'Error'}`,
+    `HTTP/1.1 ${edgeStatus(edge)} ${STATUS_CODES[edgeStatus(edge)] ?? 'Error'}`,
     `Date: ${now.toUTCString()}`,
     ...Object.entries(problemHeaders(edge, body)).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
@@ -58,13 +61,12 @@ export function sendProblem(res: ServerResponse, edge: EdgeProblem, options: { c
   const body = problemBody(edge);
   const headers = problemHeaders(edge, body);
   if (options.close) headers.Connection = 'close';
-  res.writeHead(edge.status, headers);
+  res.writeHead(edgeStatus(edge), headers);
   res.end(body);
 }
 
 /** A request cut off for taking too long, by node's timeouts or the socket's idle timeout. */
 export const REQUEST_TIMEOUT: EdgeProblem = {
-  status: 408,
   code: 'request_timeout',
   detail: 'The request did not arrive in time; the connection is closed.',
 };
@@ -80,14 +82,12 @@ export function clientErrorProblem(
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return REQUEST_TIMEOUT;
   if (code === 'HPE_HEADER_OVERFLOW') {
     return {
-      status: 431,
       code: 'headers_too_large',
       detail: `The request's header section is larger than the ${Math.round(maxHeaderSize / 1024)} KB this server accepts.`,
     };
   }
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
     return {
-      status: 413,
       code: 'content_too_large',
       detail: 'The request body carries more chunk extensions than this server accepts.',
     };
@@ -97,7 +97,6 @@ export function clientErrorProblem(
     // bytes from the request, so it can be shown.
     const reason = typeof error.reason === 'string' ? ` (${error.reason.replace(/\.$/, '')})` : '';
     return {
-      status: 400,
       code: 'bad_request',
       detail: `The request is not valid HTTP/1.1${reason}.`,
     };

@@ -15,7 +15,7 @@ const HOST_VALUE =
   /^(?:\[[0-9A-Za-z:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::\d*)?$/;
 
 function problemFor(detail: string): EdgeProblem {
-  return { status: 400, code: 'bad_request', detail };
+  return { code: 'bad_request', detail };
 }
 
 /** The problem with `req`'s Host header, or null when it has none. */

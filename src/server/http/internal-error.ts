@@ -16,7 +16,7 @@ export function internalError(logger: Logger): ErrorHandler<AppEnv> {
       },
       'unhandled error',
     );
-    return problemResponse(500, 'internal_error', 'The explorer failed to answer this request.', {
+    return problemResponse('internal_error', 'The explorer failed to answer this request.', {
       instance: c.req.path,
     });
   };

@@ -11,7 +11,6 @@ export const methodGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     c.get('log').route = 'method-not-allowed';
     return problemResponse(
-      405,
       'method_not_allowed',
       `${c.req.method} is not supported here; use GET.`,
       { instance: c.req.path, headers: { Allow: ALLOW } },

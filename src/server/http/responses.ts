@@ -37,8 +37,8 @@ export function respond(
   return new Response(body as BodyInit | null, { status, headers: withSecurityHeaders(headers) });
 }
 
+/** A problem document as a response, with the status its code answers with (problem-codes.ts). */
 export function problemResponse(
-  status: number,
   code: ProblemCode,
   detail: string,
   options: {
@@ -52,12 +52,12 @@ export function problemResponse(
   const { instance, retryAfterSeconds, headers = {}, extensions } = options;
   const body = {
     ...extensions,
-    ...problem(status, code, detail, { instance, retryAfter: retryAfterSeconds }),
+    ...problem(code, detail, { instance, retryAfter: retryAfterSeconds }),
   };
   const problemHeaders: HeaderRecord = {
     'Content-Type': PROBLEM_CONTENT_TYPE,
     'Cache-Control': 'no-store',
   };
   if (retryAfterSeconds !== undefined) problemHeaders['Retry-After'] = String(retryAfterSeconds);
-  return respond(status, JSON.stringify(body), { ...problemHeaders, ...headers });
+  return respond(body.status, JSON.stringify(body), { ...problemHeaders, ...headers });
 }

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { CONTINUATION_MAX_LENGTH } from '../../shared/id-patterns.ts';
-import { validateLookup } from './validate-lookup.ts';
+import { lookupFromQuery } from './validate-lookup.ts';
 
 const PLAYLIST = 'PLcatalogueDemoPlaylist0101items00';
 const CHANNEL = 'UCcatalogueDemoChannel01';
 
 describe('lookup validation: checked before any quota is spent', () => {
   it('accepts an ID of the endpoint’s shape, with or without a continuation', () => {
-    expect(validateLookup('playlist', `id=${PLAYLIST}`)).toEqual({
+    expect(lookupFromQuery('playlist', `id=${PLAYLIST}`)).toEqual({
       ok: true,
       lookup: { endpoint: 'playlist', id: PLAYLIST, continuation: undefined },
     });
-    expect(validateLookup('channel-videos', `continuation=abc&id=${CHANNEL}`)).toMatchObject({
+    expect(lookupFromQuery('channel-videos', `continuation=abc&id=${CHANNEL}`)).toMatchObject({
       ok: true,
       lookup: { id: CHANNEL, continuation: 'abc' },
     });
@@ -20,21 +20,21 @@ describe('lookup validation: checked before any quota is spent', () => {
   it('reads a continuation byte for byte: %XX decoded, a literal + kept', () => {
     const opaque = 'Eg+/Zm9v=%3D&x';
     const encoded = encodeURIComponent(opaque);
-    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=${encoded}`)).toMatchObject({
+    expect(lookupFromQuery('playlist', `id=${PLAYLIST}&continuation=${encoded}`)).toMatchObject({
       lookup: { continuation: opaque },
     });
-    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=a+b`)).toMatchObject({
+    expect(lookupFromQuery('playlist', `id=${PLAYLIST}&continuation=a+b`)).toMatchObject({
       lookup: { continuation: 'a+b' },
     });
     // URLSearchParams' own encoding (space as +) is what the app sends; + is %2B there.
     const viaSearchParams = new URLSearchParams({ id: PLAYLIST, continuation: opaque }).toString();
-    expect(validateLookup('playlist', viaSearchParams)).toMatchObject({
+    expect(lookupFromQuery('playlist', viaSearchParams)).toMatchObject({
       lookup: { continuation: opaque },
     });
   });
 
   it('treats an empty continuation as the first page', () => {
-    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=`)).toMatchObject({
+    expect(lookupFromQuery('playlist', `id=${PLAYLIST}&continuation=`)).toMatchObject({
       lookup: { continuation: undefined },
     });
   });
@@ -65,12 +65,12 @@ describe('lookup validation: checked before any quota is spent', () => {
   for (const [endpoint, query, code] of refused) {
     const shown = query.length > 60 ? `${query.slice(0, 60)}…` : query;
     it(`${endpoint} ?${shown} → ${code}`, () => {
-      expect(validateLookup(endpoint, query)).toMatchObject({ ok: false, code });
+      expect(lookupFromQuery(endpoint, query)).toMatchObject({ ok: false, code });
     });
   }
 
   it('accepts a continuation of exactly the size bound', () => {
     const longest = 'a'.repeat(CONTINUATION_MAX_LENGTH);
-    expect(validateLookup('playlist', `id=${PLAYLIST}&continuation=${longest}`).ok).toBe(true);
+    expect(lookupFromQuery('playlist', `id=${PLAYLIST}&continuation=${longest}`).ok).toBe(true);
   });
 });

@@ -36,8 +36,10 @@ import {
 /** `/healthz` and `/readyz` answer this (routes/health.ts). */
 export const healthSchema = z.object({
   status: z.enum(['ok', 'ready', 'degraded', 'stopping']),
-  /** Why the explorer is not ready, when it says. */
-  reason: z.enum(['upstream_credentials_rejected']).optional(),
+  /** Why the explorer is not ready, or degraded, when it says. */
+  reason: z.enum(['upstream_credentials_rejected', 'shared_state_unavailable']).optional(),
+  /** What failed, when the state shared with other replicas is unreachable. */
+  detail: z.string().optional(),
 });
 
 /** Component name → the contract's schema. The names are the document's public vocabulary. */
@@ -138,3 +140,8 @@ export function rangeParameterSchemas(): { from: JsonSchema; to: JsonSchema } {
     to: convert(rangeQuerySchema.shape.to.unwrap()),
   };
 }
+
+/** A reference to one of the document's shared headers (openapi-document.ts). */
+export const headerRef = (name: 'Retry-After' | 'ETag' | 'X-Cache' | 'Content-Disposition') => ({
+  $ref: `#/components/headers/${name}`,
+});

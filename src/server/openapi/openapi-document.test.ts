@@ -7,7 +7,8 @@ import { createCatalogueApp } from '../../catalogue/create-catalogue-app.ts';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import { endpointNames, endpoints, type EndpointName } from '../../shared/endpoints.ts';
 import { DEMO_ENTRIES_PATH } from '../../shared/explorer-api.ts';
-import { problem, problemCodes } from '../../shared/problem.ts';
+import { problemCodes } from '../../shared/problem-codes.ts';
+import { problem } from '../../shared/problem.ts';
 import {
   exportFormats,
   exportPath,
@@ -276,7 +277,7 @@ describe('the schemas, against real answers', () => {
   });
 
   it('a problem document is a Problem', () => {
-    const body = problem(429, 'quota_exhausted', 'Later.', { instance: '/x', retryAfter: 30 });
+    const body = problem('quota_exhausted', 'Later.', { instance: '/x', retryAfter: 30 });
     expect(check(component('Problem'), body)).toEqual([]);
     expect(check(component('Problem'), { ...body, status: 200 })).not.toEqual([]);
   });

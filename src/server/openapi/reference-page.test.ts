@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { problemCodes } from '../../shared/problem.ts';
+import { problemCodes } from '../../shared/problem-codes.ts';
 import { WHOLE_LIST_PATHS } from '../../shared/whole-list.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.ts';
@@ -115,8 +115,14 @@ describe('the routes', () => {
     c.set('log', { route: '' });
     await next();
   });
-  app.get(WHOLE_LIST_PATHS.openapi, openApiJson);
-  app.get(WHOLE_LIST_PATHS.reference, apiReference);
+  app.get(
+    WHOLE_LIST_PATHS.openapi,
+    openApiJson(() => openApiDocument()),
+  );
+  app.get(
+    WHOLE_LIST_PATHS.reference,
+    apiReference(() => openApiDocument()),
+  );
 
   it.each([
     [WHOLE_LIST_PATHS.openapi, /^application\/json/],

@@ -7,7 +7,7 @@ import { elapsedMs, type RequestLogger } from '../observability/request-log.ts';
 import type { PageSource } from './page-source.ts';
 import type { StoredPage } from './page-entry.ts';
 import { pageHeaders } from '../routes/lookups.ts';
-import { validateLookup } from '../http/validate-lookup.ts';
+import { lookupFromQuery } from '../http/validate-lookup.ts';
 import type { Lookup } from '../upstream/lookup.ts';
 
 // Cached pages, answered on node:http before the Hono app sees the request. Most lookups a
@@ -86,7 +86,7 @@ export function cachedPageFastPath(options: {
     const query = url.slice(mark + 1);
     if (endpoint === undefined || !PLAIN_QUERY.test(query)) return undefined;
     if (!PLAIN_HOST.test(req.headers.host ?? '')) return undefined;
-    const checked = validateLookup(endpoint, query);
+    const checked = lookupFromQuery(endpoint, query);
     if (!checked.ok) return undefined;
     return { started, path, endpoint, lookup: checked.lookup };
   }

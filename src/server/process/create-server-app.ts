@@ -1,7 +1,5 @@
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import { endpointNames, endpoints } from '../../shared/endpoints.ts';
-import { DEMO_ENTRIES_PATH, type DemoEntry } from '../../shared/explorer-api.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { AppHtml } from '../rendering/app-html.ts';
 import { internalError } from '../http/internal-error.ts';
@@ -16,21 +14,14 @@ import type { PageSource } from '../pages/page-source.ts';
 import { publicOrigin } from '../rendering/link-preview.ts';
 import { appPages } from '../routes/app-pages.ts';
 import { builtFiles } from '../routes/built-files.ts';
-import { demoEntries } from '../routes/demo-entries.ts';
-import { healthz, readyz, type ReadinessSources } from '../routes/health.ts';
-import { lookup } from '../routes/lookups.ts';
-import { metricsRoute } from '../routes/metrics.ts';
+import type { ReadinessSources } from '../routes/health.ts';
+import { API_OPERATIONS, type ApiDeps } from '../routes/api-operations.ts';
+import { operationInput, routerPath } from '../http/operation.ts';
+import { openApiDocument } from '../openapi/openapi-document.ts';
+import type { DemoEntry } from '../../shared/explorer-api.ts';
 import { notFound, unknownApi } from '../routes/not-found.ts';
-import { apiReference, openApiJson } from '../routes/openapi.ts';
 import { thumbnails } from '../routes/thumbnails.ts';
-import {
-  exportRoute,
-  summaryRoute,
-  walkCostRoute,
-  walkRoute,
-  type WholeListOptions,
-} from '../routes/whole-list.ts';
-import { WHOLE_LIST_PATHS } from '../../shared/whole-list.ts';
+import type { WholeListOptions } from '../routes/whole-list.ts';
 import type { StaticSite } from '../rendering/static-files.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 
@@ -88,24 +79,24 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   app.use(requestLog(options.requestLogger ?? createRequestLogger(logger)));
   app.use(methodGuard);
 
-  app.get('/healthz', healthz);
-  app.get('/readyz', readyz({ upstream, isStopping, sharingDown: options.sharingDown }));
-  const { metrics } = options;
-  if (metrics?.token !== undefined)
-    app.get('/metrics', metricsRoute(metrics.registry, metrics.token));
-
-  app.get(DEMO_ENTRIES_PATH, demoEntries(options.demoEntries ?? null));
-  for (const name of endpointNames)
-    app.get(endpoints[name].path, lookup(name, { pageSource, trustProxy }));
-  if (options.wholeList !== undefined) {
-    const whole: WholeListOptions = { ...options.wholeList, pageSource, trustProxy };
-    app.get(`${WHOLE_LIST_PATHS.summary}/:list/:id`, summaryRoute(whole));
-    app.get(`${WHOLE_LIST_PATHS.cost}/:list/:id`, walkCostRoute(whole));
-    app.get(`${WHOLE_LIST_PATHS.walk}/:list/:id`, walkRoute(whole));
-    app.get(`${WHOLE_LIST_PATHS.export}/:list/:file`, exportRoute(whole));
+  // The HTTP API, from its table: each operation's path parameters and query are read before
+  // its handler, which decides what to refuse and in which order.
+  const deps: ApiDeps = {
+    pageSource,
+    trustProxy,
+    upstream,
+    isStopping,
+    sharingDown: options.sharingDown,
+    demoEntries: options.demoEntries ?? null,
+    metrics: options.metrics,
+    wholeList: options.wholeList,
+    document: () => openApiDocument(),
+  };
+  for (const operation of API_OPERATIONS) {
+    const handler = operation.handler(deps);
+    if (handler !== undefined)
+      app.get(routerPath(operation.path), operationInput(operation), handler);
   }
-  app.get(WHOLE_LIST_PATHS.openapi, openApiJson);
-  app.get(WHOLE_LIST_PATHS.reference, apiReference);
   app.get('/api/*', unknownApi);
 
   app.get(`${THUMBNAIL_PREFIX}*`, thumbnails(options.thumbnails ?? null));

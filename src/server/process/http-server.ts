@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { HttpTimeouts } from '../config.ts';
 import {
   clientErrorProblem,
+  edgeStatus,
   rawProblemResponse,
   REQUEST_TIMEOUT,
   sendProblem,
@@ -136,7 +137,10 @@ export function createHttpEdge(
     if (stopping) res.setHeader('Connection', 'close');
     const hostProblem = hostHeaderProblem(req);
     if (hostProblem !== null) {
-      logger?.info({ status: 400, code: hostProblem.code }, 'request refused at the edge');
+      logger?.info(
+        { status: edgeStatus(hostProblem), code: hostProblem.code },
+        'request refused at the edge',
+      );
       return sendProblem(res, hostProblem, { close: true });
     }
     listener(req, res);
@@ -184,7 +188,7 @@ export function createHttpEdge(
       return void socket.destroy();
     }
     logger?.info(
-      { status: edgeProblem.status, code: edgeProblem.code, error: error.code },
+      { status: edgeStatus(edgeProblem), code: edgeProblem.code, error: error.code },
       'request refused at the edge',
     );
     // A HEAD's answer has no body (RFC 9110 §9.3.2), even one refused before it was parsed.
@@ -200,7 +204,10 @@ export function createHttpEdge(
     if (connection === undefined || connection.closing || appOwnsExchange(connection))
       return void socket.destroy();
     if (socket.bytesRead === connection.bytesAtRequest) return closeGently(connection);
-    logger?.info({ status: 408, code: REQUEST_TIMEOUT.code }, 'request refused at the edge');
+    logger?.info(
+      { status: edgeStatus(REQUEST_TIMEOUT), code: REQUEST_TIMEOUT.code },
+      'request refused at the edge',
+    );
     answerAndClose(socket, REQUEST_TIMEOUT);
   });
 
@@ -209,7 +216,6 @@ export function createHttpEdge(
     // Node hands the socket over paused; it must be read on for the lingering close to work.
     socket.resume();
     answerAndClose(socket as Socket, {
-      status: 405,
       code: 'method_not_allowed',
       detail: 'This server answers GET and HEAD only; it opens no tunnels.',
       headers: { Allow: 'GET, HEAD' },
@@ -221,7 +227,6 @@ export function createHttpEdge(
     sendProblem(
       res,
       {
-        status: 417,
         code: 'expectation_failed',
         detail: 'This server meets no expectation but 100-continue.',
       },

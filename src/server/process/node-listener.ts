@@ -14,13 +14,9 @@ import { problemResponse } from '../http/responses.ts';
  */
 function adapterError(error: unknown): Response {
   if (error instanceof RequestError) {
-    return problemResponse(
-      400,
-      'bad_request',
-      `The request's URL cannot be read: ${error.message}.`,
-    );
+    return problemResponse('bad_request', `The request's URL cannot be read: ${error.message}.`);
   }
-  return problemResponse(500, 'internal_error', 'The request could not be handled.');
+  return problemResponse('internal_error', 'The request could not be handled.');
 }
 
 export function explorerListener(

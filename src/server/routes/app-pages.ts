@@ -64,7 +64,7 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
       const detail = `“${requested.id}” is not a ${requested.endpoint === 'playlist' ? 'playlist' : 'channel'} ID.`;
       return {
         first: { kind: 'not-found' },
-        problem: { ...requested, problem: problem(400, 'invalid_id', detail) },
+        problem: { ...requested, problem: problem('invalid_id', detail) },
         status: 404,
       };
     }
@@ -76,10 +76,10 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
     if (answer?.kind === 'page')
       return { first: { kind: 'page', list, page: answer.page }, status: 200 };
     if (answer?.kind === 'problem' && (answer.status === 404 || answer.status === 400)) {
-      const { status, code, detail } = answer;
+      const { code, detail } = answer;
       return {
         first: { kind: 'not-found' },
-        problem: { ...list, problem: problem(status, code, detail) },
+        problem: { ...list, problem: problem(code, detail) },
         status: 404,
       };
     }
@@ -92,7 +92,7 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
     const url = new URL(c.req.url);
     if (appHtml === null) {
       log.route = 'not-found';
-      return problemResponse(404, 'not_found', `Nothing here: ${url.pathname}`, {
+      return problemResponse('not_found', `Nothing here: ${url.pathname}`, {
         instance: url.pathname,
       });
     }

@@ -11,7 +11,7 @@ export function demoEntries(entries: DemoEntry[] | null): Handler<AppEnv> {
   return (c) => {
     c.get('log').route = 'demo';
     if (body === null) {
-      return problemResponse(404, 'not_found', 'This explorer is not running the demo catalogue.', {
+      return problemResponse('not_found', 'This explorer is not running the demo catalogue.', {
         instance: c.req.path,
       });
     }

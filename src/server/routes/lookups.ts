@@ -37,21 +37,14 @@ export function lookup(name: EndpointName, options: LookupRouteOptions): Handler
   return async (c) => {
     const log = c.get('log');
     log.route = `api:${name}`;
-    // The raw query: validateLookup reads `+` as itself, where URLSearchParams would not. It
-    // ends at a `#`: no client sends a fragment, and one that does must not have it read as
-    // parameters (`?continuation=#&id=…` has no `id`), as the app's pages do not either.
-    const url = c.req.url;
-    const mark = url.indexOf('?');
-    const hash = mark === -1 ? -1 : url.indexOf('#', mark);
-    const query = mark === -1 ? '' : url.slice(mark + 1, hash === -1 ? undefined : hash);
-    const checked = validateLookup(name, query);
-    if (!checked.ok)
-      return problemResponse(400, checked.code, checked.detail, { instance: c.req.path });
+    const query = c.get('query');
+    const checked = query.ok ? validateLookup(name, query.values) : query;
+    if (!checked.ok) return problemResponse(checked.code, checked.detail, { instance: c.req.path });
 
     const answer = await pageSource.get(checked.lookup, clientAddress(c, trustProxy));
     logAnswer(log, answer);
     if (answer.kind === 'problem') {
-      return problemResponse(answer.status, answer.code, answer.detail, {
+      return problemResponse(answer.code, answer.detail, {
         instance: c.req.path,
         retryAfterSeconds: answer.retryAfterSeconds,
       });

@@ -24,7 +24,7 @@ export function metricsRoute(metrics: ExplorerMetrics, token: string): Handler<A
     const header = c.req.header('authorization') ?? '';
     const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
     if (!tokenMatches(given, expected)) {
-      return problemResponse(401, 'unauthorized', 'The metrics need the bearer token.', {
+      return problemResponse('unauthorized', 'The metrics need the bearer token.', {
         headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
       });
     }

@@ -7,8 +7,8 @@ import { problemResponse } from '../http/responses.ts';
 
 export const unknownApi: Handler<AppEnv> = (c) => {
   c.get('log').route = 'api:unknown';
-  return problemResponse(404, 'not_found', `No such API: ${c.req.path}`, { instance: c.req.path });
+  return problemResponse('not_found', `No such API: ${c.req.path}`, { instance: c.req.path });
 };
 
 export const notFound: NotFoundHandler<AppEnv> = (c) =>
-  problemResponse(404, 'not_found', `Nothing here: ${c.req.path}`, { instance: c.req.path });
+  problemResponse('not_found', `Nothing here: ${c.req.path}`, { instance: c.req.path });

@@ -2,7 +2,6 @@ import type { Handler } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
 import { etagOf, sendRepresentation, type Representation } from '../http/representation.ts';
 import { HTML_TYPE, JSON_TYPE } from '../http/responses.ts';
-import { openApiDocument } from '../openapi/openapi-document.ts';
 import { renderReferencePage } from '../openapi/reference-page.ts';
 
 // GET /api/openapi.json and GET /api/reference: the API described for tools and for people
@@ -24,21 +23,28 @@ function lazyRepresentation(build: () => string): () => Representation {
   };
 }
 
-const documentBytes = lazyRepresentation(() => JSON.stringify(openApiDocument()));
-const pageBytes = lazyRepresentation(() => renderReferencePage(openApiDocument()));
+type Json = Record<string, unknown>;
 
-export const openApiJson: Handler<AppEnv> = (c) => {
-  c.get('log').route = 'openapi';
-  return sendRepresentation(c.req, documentBytes(), 200, {
-    'Content-Type': JSON_TYPE,
-    'Cache-Control': CACHE_CONTROL,
-  });
-};
+/** The document as JSON, for tools. `document` builds it once (openapi-document.ts). */
+export function openApiJson(document: () => Json): Handler<AppEnv> {
+  const bytes = lazyRepresentation(() => JSON.stringify(document()));
+  return (c) => {
+    c.get('log').route = 'openapi';
+    return sendRepresentation(c.req, bytes(), 200, {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': CACHE_CONTROL,
+    });
+  };
+}
 
-export const apiReference: Handler<AppEnv> = (c) => {
-  c.get('log').route = 'api-reference';
-  return sendRepresentation(c.req, pageBytes(), 200, {
-    'Content-Type': HTML_TYPE,
-    'Cache-Control': CACHE_CONTROL,
-  });
-};
+/** The document as a page to read. */
+export function apiReference(document: () => Json): Handler<AppEnv> {
+  const bytes = lazyRepresentation(() => renderReferencePage(document()));
+  return (c) => {
+    c.get('log').route = 'api-reference';
+    return sendRepresentation(c.req, bytes(), 200, {
+      'Content-Type': HTML_TYPE,
+      'Cache-Control': CACHE_CONTROL,
+    });
+  };
+}

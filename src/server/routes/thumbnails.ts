@@ -10,7 +10,7 @@ export function thumbnails(proxy: ThumbnailProxy | null): Handler<AppEnv> {
   return async (c) => {
     c.get('log').route = 'thumbnail';
     const notFound = () =>
-      problemResponse(404, 'not_found', 'No such thumbnail.', { instance: c.req.path });
+      problemResponse('not_found', 'No such thumbnail.', { instance: c.req.path });
     if (proxy === null) return notFound();
     // The path and the query exactly as sent, from the prefix on.
     const url = c.req.url;
@@ -19,7 +19,7 @@ export function thumbnails(proxy: ThumbnailProxy | null): Handler<AppEnv> {
     );
     if (answer.status === 404) return notFound();
     if (answer.status !== 200) {
-      return problemResponse(502, 'upstream_error', 'The thumbnail could not be fetched.', {
+      return problemResponse('upstream_error', 'The thumbnail could not be fetched.', {
         instance: c.req.path,
       });
     }

@@ -13,6 +13,7 @@ import {
 import type { AppEnv } from '../http/app-env.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
 import { clientAddress } from '../http/client-address.ts';
+import type { QueryValue } from '../http/query.ts';
 import { JSON_TYPE, problemResponse, respond } from '../http/responses.ts';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
 import type { PageSource } from '../pages/page-source.ts';
@@ -39,26 +40,25 @@ export interface WholeListOptions {
 type Target = { ok: true; list: ListKind; id: string } | { ok: false; response: Response };
 
 /** The `{list}/{id}` of a whole-list path, checked: unknown kinds are 404, bad IDs 400. */
-function readTarget(c: Context<AppEnv>, rawId: string): Target {
+function readTarget(c: Context<AppEnv>): Target {
   const instance = c.req.path;
-  const list = listKindSchema.safeParse(c.req.param('list'));
+  const params = c.get('params');
+  const list = listKindSchema.safeParse(params?.list);
   if (!list.success)
     return {
       ok: false,
       response: problemResponse(
-        404,
         'not_found',
         'No such kind of list: use playlist, channel-videos or channel-playlists.',
         { instance },
       ),
     };
   // The router has decoded the segment once; a second decode would read `%2550…` as `P…`.
-  const id = rawId;
+  const id = params?.id ?? '';
   if (!endpoints[list.data].idSchema.safeParse(id).success)
     return {
       ok: false,
       response: problemResponse(
-        400,
         'invalid_id',
         list.data === 'playlist' ? 'That is not a playlist ID.' : 'That is not a channel ID.',
         { instance },
@@ -69,70 +69,38 @@ function readTarget(c: Context<AppEnv>, rawId: string): Target {
 
 const NOT_STORED = { 'Cache-Control': 'no-store' };
 
-function decodeOrNull(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The query of a whole-list request, read as strictly as the lookups read theirs: only the
- * parameters `allowed`, each at most once, or a 400 problem saying which is wrong.
- */
+/** The query as the operation declared it, or the 400 that refuses it. */
 function readQuery(
   c: Context<AppEnv>,
-  allowed: readonly string[],
-): { ok: true; values: Map<string, string> } | { ok: false; response: Response } {
-  const url = c.req.url;
-  const mark = url.indexOf('?');
-  const hash = url.indexOf('#', mark);
-  const raw = mark === -1 ? '' : url.slice(mark + 1, hash === -1 ? undefined : hash);
-  const values = new Map<string, string>();
-  const refuse = (code: 'unknown_parameter' | 'repeated_parameter', detail: string) => ({
-    ok: false as const,
-    response: problemResponse(400, code, detail, { instance: c.req.path }),
-  });
-  for (const part of raw.split('&')) {
-    if (part === '') continue;
-    const equals = part.indexOf('=');
-    const name = decodeOrNull(equals === -1 ? part : part.slice(0, equals));
-    if (name === null) return refuse('unknown_parameter', 'A parameter name is not readable.');
-    // An undecodable value is kept as it came: no bound reads as one.
-    const rawValue = equals === -1 ? '' : part.slice(equals + 1);
-    const value = decodeOrNull(rawValue) ?? rawValue;
-    if (!allowed.includes(name))
-      return refuse(
-        'unknown_parameter',
-        allowed.length === 0
-          ? 'This takes no parameters.'
-          : `Unknown parameter; this takes only ${allowed.join(' and ')}.`,
-      );
-    if (values.has(name)) return refuse('repeated_parameter', `${name} is given more than once.`);
-    values.set(name, value);
-  }
-  return { ok: true, values };
+): { ok: true; values: Map<string, QueryValue> } | { ok: false; response: Response } {
+  const query = c.get('query');
+  if (query.ok) return query;
+  return {
+    ok: false,
+    response: problemResponse(query.code, query.detail, { instance: c.req.path }),
+  };
 }
 
 /** `?from=A&to=B`: 1-based, inclusive, A ≤ B; either may be left out. */
 function readRange(
   c: Context<AppEnv>,
 ): { ok: true; range: { from?: number; to?: number } } | { ok: false; response: Response } {
-  const query = readQuery(c, ['from', 'to']);
+  const query = readQuery(c);
   if (!query.ok) return query;
   const from = query.values.get('from');
   const to = query.values.get('to');
-  const bad = [from, to].some((bound) => bound !== undefined && !RANGE_BOUND_PATTERN.test(bound));
+  const bad = [from, to].some(
+    (bound) =>
+      bound !== undefined && (bound.value === null || !RANGE_BOUND_PATTERN.test(bound.value)),
+  );
   const range = {
-    from: from === undefined ? undefined : Number(from),
-    to: to === undefined ? undefined : Number(to),
+    from: from?.value == null ? undefined : Number(from.value),
+    to: to?.value == null ? undefined : Number(to.value),
   };
   if (bad || (range.from !== undefined && range.to !== undefined && range.from > range.to))
     return {
       ok: false,
       response: problemResponse(
-        400,
         'invalid_range',
         'A range is two whole numbers from 1, `from` no later than `to` (as in ?from=20&to=60).',
         { instance: c.req.path },
@@ -160,11 +128,8 @@ async function startWalk(
   const instance = c.req.path;
   const priced = await walkCost(options, list, id, client, upTo);
   if (!priced.ok) {
-    const { status, code, detail, retryAfterSeconds } = priced.answer;
-    return {
-      ok: false,
-      response: problemResponse(status, code, detail, { instance, retryAfterSeconds }),
-    };
+    const { code, detail, retryAfterSeconds } = priced.answer;
+    return { ok: false, response: problemResponse(code, detail, { instance, retryAfterSeconds }) };
   }
   const { cost } = priced;
   if (!cost.affordable) {
@@ -174,7 +139,7 @@ async function startWalk(
         : `Reading the whole list needs ${cost.lookups} more upstream lookups and ${cost.quota.remaining} are left this hour.`;
     return {
       ok: false,
-      response: problemResponse(429, 'quota_exhausted', detail, {
+      response: problemResponse('quota_exhausted', detail, {
         instance,
         retryAfterSeconds: cost.retryAfter,
         extensions: { cost },
@@ -190,7 +155,6 @@ async function startWalk(
     return {
       ok: false,
       response: problemResponse(
-        429,
         'too_many_walks',
         'This address is already reading two whole lists; wait for one to finish.',
         { instance, retryAfterSeconds: opened.retryAfterSeconds },
@@ -214,7 +178,7 @@ function listName(options: WholeListOptions, list: ListKind, id: string, title: 
 export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
   return async (c) => {
     c.get('log').route = 'api:summary';
-    const target = readTarget(c, c.req.param('id') ?? '');
+    const target = readTarget(c);
     if (!target.ok) return target.response;
     const { list, id } = target;
     const range = readRange(c);
@@ -257,9 +221,9 @@ const withoutStatus = ({
 export function walkCostRoute(options: WholeListOptions): Handler<AppEnv> {
   return async (c) => {
     c.get('log').route = 'api:walk-cost';
-    const target = readTarget(c, c.req.param('id') ?? '');
+    const target = readTarget(c);
     if (!target.ok) return target.response;
-    const query = readQuery(c, []);
+    const query = readQuery(c);
     if (!query.ok) return query.response;
     const priced = await walkCost(
       options,
@@ -268,8 +232,8 @@ export function walkCostRoute(options: WholeListOptions): Handler<AppEnv> {
       clientAddress(c, options.trustProxy),
     );
     if (!priced.ok) {
-      const { status, code, detail, retryAfterSeconds } = priced.answer;
-      return problemResponse(status, code, detail, { instance: c.req.path, retryAfterSeconds });
+      const { code, detail, retryAfterSeconds } = priced.answer;
+      return problemResponse(code, detail, { instance: c.req.path, retryAfterSeconds });
     }
     return respond(200, JSON.stringify(priced.cost), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
   };
@@ -375,17 +339,15 @@ function cut(
 export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
   return async (c) => {
     c.get('log').route = 'api:export';
-    const file = c.req.param('file') ?? '';
-    const dot = file.lastIndexOf('.');
-    const format = file.slice(dot + 1) as ExportFormat;
-    if (dot <= 0 || !exportFormats.includes(format))
-      return problemResponse(404, 'not_found', 'Exports are .csv, .json or .txt files.', {
+    const format = c.get('params')?.format as ExportFormat | undefined;
+    if (format === undefined || !exportFormats.includes(format))
+      return problemResponse('not_found', 'Exports are .csv, .json or .txt files.', {
         instance: c.req.path,
       });
-    const target = readTarget(c, file.slice(0, dot));
+    const target = readTarget(c);
     if (!target.ok) return target.response;
     const { list, id } = target;
-    const query = readQuery(c, []);
+    const query = readQuery(c);
     if (!query.ok) return query.response;
     const started = await startWalk(c, options, list, id);
     if (!started.ok) return started.response;
@@ -412,9 +374,9 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
 export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
   return async (c) => {
     c.get('log').route = 'api:walk';
-    const target = readTarget(c, c.req.param('id') ?? '');
+    const target = readTarget(c);
     if (!target.ok) return target.response;
-    const query = readQuery(c, []);
+    const query = readQuery(c);
     if (!query.ok) return query.response;
     const { list, id } = target;
     const started = await startWalk(c, options, list, id);

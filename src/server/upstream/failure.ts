@@ -1,4 +1,5 @@
-import { problemCodes, problemSchema, type ProblemCode } from '../../shared/problem.ts';
+import { isProblemCode, statusOf } from '../../shared/problem-codes.ts';
+import { problemSchema, type ProblemCode } from '../../shared/problem.ts';
 import type { Lookup } from './lookup.ts';
 
 // What can go wrong with an upstream call, and what each failure means, in one place: how an
@@ -35,12 +36,22 @@ export interface ClassifiedFailure {
   retryAfterMs?: number;
 }
 
-/** What the browser gets for a failure. */
+/** What the browser gets for a failure; its status is its code's (problem-codes.ts). */
 export interface FailureProblem {
-  status: 400 | 404 | 429 | 502 | 503 | 504;
+  status: number;
   code: ProblemCode;
   detail: string;
   retryAfterSeconds?: number;
+}
+
+export function failureProblem(
+  code: ProblemCode,
+  detail: string,
+  retryAfterSeconds?: number,
+): FailureProblem {
+  const problem: FailureProblem = { status: statusOf(code), code, detail };
+  if (retryAfterSeconds !== undefined) problem.retryAfterSeconds = retryAfterSeconds;
+  return problem;
 }
 
 /** Only a gateway's statuses suggest that the same request may succeed a moment later. */
@@ -130,81 +141,66 @@ export function failureOfError(
 export const bodyTooLarge = (status: number): ClassifiedFailure =>
   never({ kind: 'bad_response', upstreamStatus: status, reason: 'body over the size cap' });
 
-const knownCodes = new Set<string>(problemCodes);
-
 /** Turns an upstream failure into what the browser gets. */
 export function problemFor(lookup: Lookup, failure: UpstreamFailure): FailureProblem {
   switch (failure.kind) {
     case 'bad_request': {
-      const fallback: ProblemCode =
-        lookup.continuation === undefined ? 'invalid_id' : 'invalid_continuation';
-      const code =
-        failure.code !== undefined && knownCodes.has(failure.code)
-          ? (failure.code as ProblemCode)
-          : fallback;
-      return {
-        status: 400,
-        code,
-        detail: failure.detail ?? 'The catalogue did not accept this request.',
-      };
+      // The upstream's own code when it is one of ours for a 400: it says best what was wrong.
+      const given = failure.code;
+      const code: ProblemCode =
+        given !== undefined && isProblemCode(given) && statusOf(given) === 400
+          ? given
+          : lookup.continuation === undefined
+            ? 'invalid_id'
+            : 'invalid_continuation';
+      return failureProblem(code, failure.detail ?? 'The catalogue did not accept this request.');
     }
     case 'not_found': {
-      const fallback: ProblemCode =
-        lookup.endpoint === 'playlist' ? 'playlist_not_found' : 'channel_not_found';
-      const code =
+      const code: ProblemCode =
         failure.code === 'playlist_not_found' ||
         failure.code === 'channel_not_found' ||
         failure.code === 'not_found'
           ? failure.code
-          : fallback;
-      return { status: 404, code, detail: failure.detail ?? 'The catalogue has no such item.' };
+          : lookup.endpoint === 'playlist'
+            ? 'playlist_not_found'
+            : 'channel_not_found';
+      return failureProblem(code, failure.detail ?? 'The catalogue has no such item.');
     }
     case 'rate_limited':
     case 'quota_paused':
-      return {
-        status: 429,
-        code: 'upstream_rate_limited',
-        detail: 'The catalogue asked the explorer to slow down; try again shortly.',
-        retryAfterSeconds: failure.retryAfterSeconds,
-      };
+      return failureProblem(
+        'upstream_rate_limited',
+        'The catalogue asked the explorer to slow down; try again shortly.',
+        failure.retryAfterSeconds,
+      );
     case 'quota_exhausted':
-      return {
-        status: 429,
-        code: 'quota_exhausted',
-        detail: "The explorer has used this hour's catalogue quota; try again later.",
-        retryAfterSeconds: failure.retryAfterSeconds,
-      };
+      return failureProblem(
+        'quota_exhausted',
+        "The explorer has used this hour's catalogue quota; try again later.",
+        failure.retryAfterSeconds,
+      );
     case 'credentials_rejected':
-      return {
-        status: 502,
-        code: 'upstream_credentials_rejected',
-        detail:
-          'The catalogue rejected the explorer’s credentials; the operator has to fix its configuration.',
-      };
+      return failureProblem(
+        'upstream_credentials_rejected',
+        'The catalogue rejected the explorer’s credentials; the operator has to fix its configuration.',
+      );
     case 'server_error':
-      return {
-        status: 502,
-        code: 'upstream_error',
-        detail: `The catalogue failed to answer (status ${failure.upstreamStatus}).`,
-      };
+      return failureProblem(
+        'upstream_error',
+        `The catalogue failed to answer (status ${failure.upstreamStatus}).`,
+      );
     case 'bad_response':
-      return {
-        status: 502,
-        code: 'upstream_bad_response',
-        detail: 'The catalogue sent an answer the explorer cannot use.',
-      };
+      return failureProblem(
+        'upstream_bad_response',
+        'The catalogue sent an answer the explorer cannot use.',
+      );
     case 'timeout':
-      return {
-        status: 504,
-        code: 'upstream_timeout',
-        detail: 'The catalogue did not answer in time.',
-      };
+      return failureProblem('upstream_timeout', 'The catalogue did not answer in time.');
     case 'unreachable':
-      return {
-        status: 503,
-        code: 'upstream_unavailable',
-        detail: 'The catalogue cannot be reached right now.',
-        retryAfterSeconds: UNREACHABLE_RETRY_AFTER_SECONDS,
-      };
+      return failureProblem(
+        'upstream_unavailable',
+        'The catalogue cannot be reached right now.',
+        UNREACHABLE_RETRY_AFTER_SECONDS,
+      );
   }
 }

@@ -1,0 +1,127 @@
+import type { Handler, MiddlewareHandler } from 'hono';
+import type { ProblemCode } from '../../shared/problem-codes.ts';
+import type { AppEnv } from './app-env.ts';
+import { rawQueryOf, readQuery } from './query.ts';
+
+// What one operation of the HTTP API is, written once (routes/api-operations.ts): the router
+// registers it from this, the OpenAPI document describes it from this (openapi/), and a test
+// holds every answer a route gives to the statuses and codes it declares.
+
+type Json = Record<string, unknown>;
+
+export type OperationTag = 'Lookups' | 'Whole lists' | 'Explorer' | 'Operations' | 'Documentation';
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description: string;
+  /** A JSON Schema (openapi/component-schemas.ts's `schemaRef` for a named one). */
+  schema: Json;
+}
+
+/** A successful answer of an operation. */
+export interface AnswerSpec {
+  description: string;
+  /** Media type → its OpenAPI media type object (schema, and what else describes it). */
+  content?: Record<string, Json>;
+  /** Header name → its OpenAPI header object or a `$ref` to a shared one. */
+  headers?: Record<string, Json>;
+}
+
+export interface Operation<Deps> {
+  /** The OpenAPI operationId: unique, and stable for clients generated from the document. */
+  id: string;
+  /** GET, and HEAD with it: the explorer only reads (http/method-guard.ts). */
+  method: 'get';
+  /** An OpenAPI path template: `{name}` is a path parameter, several may share a segment. */
+  path: string;
+  tag: OperationTag;
+  summary: string;
+  /** Who may call it: anyone, or bearers of the metrics token. */
+  security: 'public' | 'metricsToken';
+  parameters: ParameterSpec[];
+  /** The answers that are not problems, by status (a 304, a probe's 503 with its body). */
+  answers: Record<string, AnswerSpec>;
+  /** The problems it answers with; each has its code's status (shared/problem-codes.ts). */
+  problems: readonly ProblemCode[];
+  /** Members some of its problems carry beyond RFC 9457's (§3.2): code → member → schema. */
+  problemMembers?: Partial<Record<ProblemCode, Record<string, Json>>>;
+  /** Its handler over the app's parts; undefined when this configuration has no such route. */
+  handler(deps: Deps): Handler<AppEnv> | undefined;
+}
+
+/** Problems any operation may answer with, from the router rather than the route. */
+export const ROUTER_PROBLEMS: readonly ProblemCode[] = ['method_not_allowed', 'internal_error'];
+
+const PARAMETER = /\{([^}]+)\}/g;
+
+/** The names of the query parameters an operation declares. */
+export const queryNames = (operation: Operation<unknown>) =>
+  operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+
+/**
+ * The operation's path as Hono matches it. A segment that is one parameter is a Hono
+ * parameter; a segment with more (`{id}.{format}`) is matched whole and split by
+ * `pathParameters`, since Hono names one parameter a segment.
+ */
+export function routerPath(template: string): string {
+  return template
+    .split('/')
+    .map((segment, index) => {
+      const names = [...segment.matchAll(PARAMETER)];
+      if (names.length === 0) return segment;
+      if (names.length === 1 && names[0]?.[0] === segment) return `:${names[0][1]}`;
+      return `:segment${index}`;
+    })
+    .join('/');
+}
+
+type Splitter = { index: number; pattern: RegExp; names: string[] };
+
+/**
+ * The path parameters of a matched request, by the names the template gives them (decoded
+ * once, as the router decodes), or null when a shared segment does not have its shape.
+ */
+export function pathParameters(template: string) {
+  const splitters: Splitter[] = [];
+  template.split('/').forEach((segment, index) => {
+    const names = [...segment.matchAll(PARAMETER)].map((m) => m[1] as string);
+    if (names.length < 2) return;
+    // Odd parts are the names. Each but the last takes as much as it can, the last no dot:
+    // `a.b.csv` is `a.b` and `csv`.
+    const parts = segment.split(PARAMETER);
+    const last = parts.length - 2;
+    const source = parts
+      .map((part, i) => (i % 2 === 0 ? escape(part) : i === last ? '([^.]+)' : '(.+)'))
+      .join('');
+    splitters.push({ index, pattern: new RegExp(`^${source}$`), names });
+  });
+  return (raw: Record<string, string>): Record<string, string> | null => {
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(raw))
+      if (!name.startsWith('segment')) params[name] = value;
+    for (const { index, pattern, names } of splitters) {
+      const match = pattern.exec(raw[`segment${index}`] ?? '');
+      if (match === null) return null;
+      names.forEach((name, i) => (params[name] = match[i + 1] as string));
+    }
+    return params;
+  };
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Reads what an operation declares before its handler runs: its path parameters and its query
+ * (read, not judged: the handler decides when a bad one is refused, after what comes first).
+ */
+export function operationInput(operation: Operation<unknown>): MiddlewareHandler<AppEnv> {
+  const split = pathParameters(operation.path);
+  const names = queryNames(operation);
+  return async (c, next) => {
+    c.set('params', split(c.req.param() as Record<string, string>));
+    c.set('query', readQuery(rawQueryOf(c.req.url), names));
+    await next();
+  };
+}

@@ -1,0 +1,81 @@
+import {
+  WALKS_PER_CLIENT,
+  EXPORT_COLUMNS,
+  EXPORT_TYPES,
+  ITEM_URL_FIELD,
+} from '../../shared/whole-list.ts';
+import { endpointNames } from '../../shared/endpoints.ts';
+
+// What each operation of the API does, for a reader of the OpenAPI document and its reference
+// page, by operation ID. Paths, parameters, answers and codes are the operation table's
+// (routes/api-operations.ts); this is only the prose around them.
+
+const FIRST_PAGE =
+  'The list’s first page is read before anything else (from the explorer’s cache when it holds it): when it cannot be had, the answer is that page’s problem, as the lookup would give it.';
+
+const WALK_LIMITS = `A walk spends catalogue quota page by page; pages the explorer’s cache holds cost nothing. It does not start when the hour’s remaining quota cannot cover a playlist (whose length its first page states; the problem then carries the walk’s \`cost\`), nor when this client already reads ${WALKS_PER_CLIENT} whole lists: both are a 429 with Retry-After, sent before any byte of a body.`;
+
+const CUT_OFF =
+  'Once the first byte has gone out the status cannot change. A body that cannot be finished is cut off: the chunked body ends without its terminating chunk, so every client sees a transfer error (curl exits with 18, fetch rejects while the body is read), never a clean end';
+
+const LOOKUP = (playlist: boolean) =>
+  [
+    `Answers one page at a time: follow \`continuation\` until it is null.${playlist ? ' The first page (no continuation) also carries the playlist’s `info`, with its stated length.' : ''}`,
+    'The input is checked before any catalogue quota is spent; only `id` and `continuation` are accepted, each at most once. Pages are cached: a repeated request costs no quota, and identical requests in flight share one catalogue call.',
+    'When the catalogue fails and the explorer still holds an older copy of the page, that copy is answered with `X-Cache: stale` rather than the failure.',
+  ].join('\n\n');
+
+const NOT_STORED = 'Never cached (`Cache-Control: no-store`).';
+
+const csvColumns = endpointNames
+  .map(
+    (list) =>
+      `- \`${list}\`: ${[...EXPORT_COLUMNS[list].map((c) => c.name), ITEM_URL_FIELD].map((n) => `\`${n}\``).join(', ')}`,
+  )
+  .join('\n');
+
+export const OPERATION_PROSE: Record<string, string> = {
+  healthz: `Always \`{"status":"ok"}\`. ${NOT_STORED}`,
+  readyz: `\`ready\`, or 503 with \`stopping\` once shutdown began, or \`degraded\` (reason \`upstream_credentials_rejected\`) while the catalogue refuses the explorer’s credentials and every lookup would fail. A replica that lost the state it shares with others is \`degraded\` (reason \`shared_state_unavailable\`) but still ready: it serves alone. ${NOT_STORED}`,
+  metrics:
+    'The text exposition format. This route exists only when the operator configured a token (otherwise it is a 404 like any unknown path); a separate metrics port, when configured, serves the same text without one.',
+  demoEntries:
+    'The demo catalogue’s headline playlists and channels. Only when the upstream is the embedded demo catalogue; a real upstream has no such list (404).',
+  lookupPlaylist: LOOKUP(true),
+  lookupChannelVideos: LOOKUP(false),
+  lookupChannelPlaylists: LOOKUP(false),
+  listSummary: [
+    'Reads the list to its end (or to the end of the range) and adds up its measure: durations in seconds for videos, video counts for a channel’s playlists. Items with no usable value (live streams, missing durations) are counted apart.',
+    FIRST_PAGE,
+    WALK_LIMITS,
+    'A walk that stops part-way (the quota ran out, the catalogue failed) still answers 200, with `complete: false` and `stoppedBy` saying why.',
+  ].join('\n\n'),
+  walkCost: [
+    'How many pages the list has, how many at the start of its chain the cache already holds, how many catalogue calls a walk would spend and whether the hour’s remaining quota covers them (if not, `retryAfter` says when it would). A channel’s lists state no length, so their figures are null and their walk goes on while the quota lasts.',
+    FIRST_PAGE,
+  ].join('\n\n'),
+  walkList: [
+    'Newline-delimited JSON, one `WalkEvent` a line: first `start` (the walk’s cost), then one `page` per page read, whose `page` is the lookup’s page for this list (`PlaylistPage`, `ChannelVideosPage` or `ChannelPlaylistsPage`) and whose `param` is the continuation it was asked for with (null for the first), then `end`. The stream is read as fast as the client takes it.',
+    'A walk that stops before the list does (the quota ran out, the catalogue failed) still ends with an `end` line, with `complete: false` and `stoppedBy` saying why.',
+    FIRST_PAGE,
+    WALK_LIMITS,
+    `${CUT_OFF}. That happens only when the explorer itself fails in the middle: the stream then has no \`end\` line, and a stream without one is incomplete whatever its pages say.`,
+  ].join('\n\n'),
+  exportList: [
+    [
+      'The last segment is the ID and the format’s extension. The answer is an attachment named after the list (a playlist’s title, a channel’s name), in the format its extension names:',
+      `- \`csv\` (${EXPORT_TYPES.csv}): RFC 4180 with a header row, one column per field of the item and the item’s URL last. Thumbnails are their JSON array; an empty field is null.`,
+      `- \`json\` (${EXPORT_TYPES.json}): one array of the items as the lookups give them, each with its \`${ITEM_URL_FIELD}\`.`,
+      `- \`txt\` (${EXPORT_TYPES.txt}): one URL a line (a video’s watch page, a playlist’s page).`,
+    ].join('\n'),
+    `The CSV columns, by list (also in the CSV body’s \`x-columns\`):\n${csvColumns}`,
+    'An export takes no query parameters.',
+    FIRST_PAGE,
+    WALK_LIMITS,
+    `A file has nowhere to say that it is short, so an export that cannot be finished (the quota ran out, the catalogue failed, the explorer failed) is never ended cleanly. ${CUT_OFF}: the JSON array lacks its closing bracket, the CSV or text file stops short.`,
+  ].join('\n\n'),
+  openApiDocument:
+    'The explorer’s API as OpenAPI 3.1, its paths and answers generated from the table the server routes by, its schemas from the same code that checks the answers.',
+  apiReference:
+    'The same document as an HTML page: every operation with its parameters, answers and problem codes, and what each code means. Static, with no script.',
+};

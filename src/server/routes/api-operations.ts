@@ -1,0 +1,435 @@
+import { endpointNames, endpoints, type EndpointName } from '../../shared/endpoints.ts';
+import { DEMO_ENTRIES_PATH, type DemoEntry } from '../../shared/explorer-api.ts';
+import { CONTINUATION_MAX_LENGTH } from '../../shared/id-patterns.ts';
+import type { ProblemCode } from '../../shared/problem-codes.ts';
+import {
+  EXPORT_COLUMNS,
+  EXPORT_TYPES,
+  exportFormats,
+  ITEM_URL_FIELD,
+  WHOLE_LIST_PATHS,
+} from '../../shared/whole-list.ts';
+import type { AnswerSpec, Operation, ParameterSpec } from '../http/operation.ts';
+import type { ExplorerMetrics } from '../observability/metrics.ts';
+import {
+  headerRef,
+  rangeParameterSchemas,
+  schemaRef,
+  type SchemaName,
+} from '../openapi/component-schemas.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import { demoEntries } from './demo-entries.ts';
+import { healthz, readyz, type ReadinessSources } from './health.ts';
+import { lookup } from './lookups.ts';
+import { metricsRoute } from './metrics.ts';
+import { apiReference, openApiJson } from './openapi.ts';
+import {
+  exportRoute,
+  summaryRoute,
+  walkCostRoute,
+  walkRoute,
+  type WholeListOptions,
+} from './whole-list.ts';
+
+// The explorer's HTTP API as one table: for each operation its path, parameters, handler, the
+// answers and problem codes it can give, and its summary. The router registers the table
+// (process/create-server-app.ts), the OpenAPI document is generated from it (openapi/), and the
+// tests hold every route's answers to what its row declares. The prose that explains each
+// operation to a reader is the document's (openapi/operation-prose.ts).
+
+type Json = Record<string, unknown>;
+
+/** What the handlers are built over: the app's parts, as the composition root made them. */
+export interface ApiDeps extends ReadinessSources {
+  pageSource: PageSource;
+  /** Read the client's address from X-Forwarded-For (behind a reverse proxy only). */
+  trustProxy: boolean;
+  /** The home page's entries; null unless the upstream is the embedded demo catalogue. */
+  demoEntries: DemoEntry[] | null;
+  /** /metrics on this port for bearers of `token`; unset, there is no such route. */
+  metrics?: { registry: ExplorerMetrics; token: string | undefined };
+  /** Summaries, exports and walks of whole lists; unset, there are no such routes. */
+  wholeList?: Omit<WholeListOptions, 'pageSource' | 'trustProxy'>;
+  /** This table as an OpenAPI document (openapi/openapi-document.ts), built on first use. */
+  document: () => Json;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters and answers several operations share
+
+const SCHEMA_OF_ID: Record<EndpointName, SchemaName> = {
+  playlist: 'PlaylistId',
+  'channel-videos': 'ChannelId',
+  'channel-playlists': 'ChannelId',
+};
+const PAGE_SCHEMA: Record<EndpointName, SchemaName> = {
+  playlist: 'PlaylistPage',
+  'channel-videos': 'ChannelVideosPage',
+  'channel-playlists': 'ChannelPlaylistsPage',
+};
+const EXPORTED_ITEM_SCHEMA: Record<EndpointName, SchemaName> = {
+  playlist: 'ExportedPlaylistItem',
+  'channel-videos': 'ExportedChannelVideo',
+  'channel-playlists': 'ExportedChannelPlaylist',
+};
+
+const IF_NONE_MATCH: ParameterSpec = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'An ETag this client holds: 304 when the answer is unchanged.',
+  schema: { type: 'string' },
+};
+
+const LIST: ParameterSpec = {
+  name: 'list',
+  in: 'path',
+  required: true,
+  description:
+    'Which list: a playlist’s videos, a channel’s videos or a channel’s playlists. Any other is a 404.',
+  schema: schemaRef('ListKind'),
+};
+const LIST_ID: ParameterSpec = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The playlist’s ID for `playlist`, the channel’s ID for the other two lists.',
+  schema: { anyOf: [schemaRef('PlaylistId'), schemaRef('ChannelId')] },
+};
+
+const json = (schema: Json) => ({ 'application/json': { schema } });
+
+const NOT_STORED = {
+  'Cache-Control': {
+    description: 'Always `no-store`: the answer reflects the list and the quota at this moment.',
+    schema: { type: 'string', const: 'no-store' },
+  },
+};
+
+const NOT_MODIFIED: AnswerSpec = {
+  description: 'The copy named by If-None-Match is current; no body.',
+  headers: { ETag: headerRef('ETag') },
+};
+
+/** What a call to the catalogue can fail with, as upstream/failure.ts maps it. */
+const UPSTREAM_FAILURES: ProblemCode[] = [
+  'upstream_error',
+  'upstream_credentials_rejected',
+  'upstream_bad_response',
+  'upstream_unavailable',
+  'upstream_timeout',
+];
+/** A list's first page, read before anything else: its problems, as the lookup's. */
+const FIRST_PAGE_PROBLEMS: ProblemCode[] = [
+  'not_found',
+  'playlist_not_found',
+  'channel_not_found',
+  'rate_limited',
+  'quota_exhausted',
+  'upstream_rate_limited',
+  ...UPSTREAM_FAILURES,
+];
+/** A walk refused up front says what it would have cost. */
+const WALK_COST_MEMBER = { quota_exhausted: { cost: schemaRef('WalkCost') } };
+
+const LOOKUP_SUMMARY: Record<EndpointName, string> = {
+  playlist: 'One page of a playlist’s videos',
+  'channel-videos': 'One page of a channel’s videos',
+  'channel-playlists': 'One page of a channel’s playlists',
+};
+
+const operationIdOf = (name: EndpointName) =>
+  `lookup${name.replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase())}`;
+
+function lookupOperation(name: EndpointName): Operation<ApiDeps> {
+  return {
+    id: operationIdOf(name),
+    method: 'get',
+    path: endpoints[name].path,
+    tag: 'Lookups',
+    summary: LOOKUP_SUMMARY[name],
+    security: 'public',
+    parameters: [
+      {
+        name: 'id',
+        in: 'query',
+        required: true,
+        description: name === 'playlist' ? 'The playlist’s ID.' : 'The channel’s ID.',
+        schema: schemaRef(SCHEMA_OF_ID[name]),
+      },
+      {
+        name: 'continuation',
+        in: 'query',
+        required: false,
+        description: `The previous page’s \`continuation\`, byte for byte (at most ${CONTINUATION_MAX_LENGTH} characters). Percent-encode it: a \`+\` is read as itself, not as a space. Absent or empty: the first page.`,
+        schema: schemaRef('Continuation'),
+      },
+      IF_NONE_MATCH,
+    ],
+    answers: {
+      '200': {
+        description: 'The page.',
+        headers: { ETag: headerRef('ETag'), 'X-Cache': headerRef('X-Cache') },
+        content: json(schemaRef(PAGE_SCHEMA[name])),
+      },
+      '304': NOT_MODIFIED,
+    },
+    problems: [
+      'missing_id',
+      'invalid_id',
+      'invalid_continuation',
+      'repeated_parameter',
+      'unknown_parameter',
+      name === 'playlist' ? 'playlist_not_found' : 'channel_not_found',
+      'not_found',
+      'rate_limited',
+      'quota_exhausted',
+      'upstream_rate_limited',
+      ...UPSTREAM_FAILURES,
+    ],
+    handler: (deps) => lookup(name, deps),
+  };
+}
+
+/** A whole-list operation's handler, when whole lists are served. */
+const wholeList =
+  (route: (options: WholeListOptions) => ReturnType<typeof summaryRoute>) => (deps: ApiDeps) =>
+    deps.wholeList === undefined
+      ? undefined
+      : route({ ...deps.wholeList, pageSource: deps.pageSource, trustProxy: deps.trustProxy });
+
+const range = rangeParameterSchemas();
+
+const exportContent = {
+  [EXPORT_TYPES.csv]: {
+    schema: { type: 'string' },
+    'x-columns': Object.fromEntries(
+      endpointNames.map((list) => [
+        list,
+        [...EXPORT_COLUMNS[list].map((c) => c.name), ITEM_URL_FIELD],
+      ]),
+    ),
+  },
+  [EXPORT_TYPES.json]: {
+    schema: {
+      description: 'The items of the list named by `list`.',
+      anyOf: endpointNames.map((list) => ({
+        type: 'array',
+        items: schemaRef(EXPORTED_ITEM_SCHEMA[list]),
+      })),
+    },
+  },
+  [EXPORT_TYPES.txt]: { schema: { type: 'string' } },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
+  {
+    id: 'healthz',
+    method: 'get',
+    path: '/healthz',
+    tag: 'Operations',
+    summary: 'Liveness: the process answers',
+    security: 'public',
+    parameters: [],
+    answers: { '200': { description: 'Alive.', content: json(schemaRef('Health')) } },
+    problems: [],
+    handler: () => healthz,
+  },
+  {
+    id: 'readyz',
+    method: 'get',
+    path: '/readyz',
+    tag: 'Operations',
+    summary: 'Readiness: whether this explorer should get traffic',
+    security: 'public',
+    parameters: [],
+    answers: {
+      '200': { description: 'Ready, or degraded but serving.', content: json(schemaRef('Health')) },
+      '503': { description: 'Stopping, or degraded.', content: json(schemaRef('Health')) },
+    },
+    problems: [],
+    handler: (deps) => readyz(deps),
+  },
+  {
+    id: 'metrics',
+    method: 'get',
+    path: '/metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics, for bearers of the configured token',
+    security: 'metricsToken',
+    parameters: [],
+    answers: {
+      '200': {
+        description: 'The metrics.',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+    },
+    problems: ['unauthorized'],
+    handler: ({ metrics }) =>
+      metrics?.token === undefined ? undefined : metricsRoute(metrics.registry, metrics.token),
+  },
+  {
+    id: 'demoEntries',
+    method: 'get',
+    path: DEMO_ENTRIES_PATH,
+    tag: 'Explorer',
+    summary: 'What the home page offers to open',
+    security: 'public',
+    parameters: [],
+    answers: { '200': { description: 'The entries.', content: json(schemaRef('DemoEntries')) } },
+    problems: ['not_found'],
+    handler: (deps) => demoEntries(deps.demoEntries),
+  },
+  ...endpointNames.map(lookupOperation),
+  {
+    id: 'listSummary',
+    method: 'get',
+    path: `${WHOLE_LIST_PATHS.summary}/{list}/{id}`,
+    tag: 'Whole lists',
+    summary: 'Totals over a whole list, or a range of it',
+    security: 'public',
+    parameters: [
+      LIST,
+      LIST_ID,
+      {
+        name: 'from',
+        in: 'query',
+        required: false,
+        description: 'First position of the range, 1-based and inclusive.',
+        schema: range.from,
+      },
+      {
+        name: 'to',
+        in: 'query',
+        required: false,
+        description:
+          'Last position of the range, inclusive, not before `from`. Past the list’s end it is cut to the end (`range.clipped`).',
+        schema: range.to,
+      },
+    ],
+    answers: {
+      '200': {
+        description: 'The summary.',
+        headers: NOT_STORED,
+        content: json(schemaRef('ListSummary')),
+      },
+    },
+    problems: [
+      'invalid_id',
+      'invalid_range',
+      'unknown_parameter',
+      'repeated_parameter',
+      'too_many_walks',
+      ...FIRST_PAGE_PROBLEMS,
+    ],
+    problemMembers: WALK_COST_MEMBER,
+    handler: wholeList(summaryRoute),
+  },
+  {
+    id: 'walkCost',
+    method: 'get',
+    path: `${WHOLE_LIST_PATHS.cost}/{list}/{id}`,
+    tag: 'Whole lists',
+    summary: 'What reading a whole list would cost, before it starts',
+    security: 'public',
+    parameters: [LIST, LIST_ID],
+    answers: {
+      '200': {
+        description: 'The cost.',
+        headers: NOT_STORED,
+        content: json(schemaRef('WalkCost')),
+      },
+    },
+    problems: ['invalid_id', 'unknown_parameter', ...FIRST_PAGE_PROBLEMS],
+    handler: wholeList(walkCostRoute),
+  },
+  {
+    id: 'walkList',
+    method: 'get',
+    path: `${WHOLE_LIST_PATHS.walk}/{list}/{id}`,
+    tag: 'Whole lists',
+    summary: 'The whole list, page by page, as a stream of events',
+    security: 'public',
+    parameters: [LIST, LIST_ID],
+    answers: {
+      '200': {
+        description: 'The walk, one event a line.',
+        headers: NOT_STORED,
+        content: { 'application/x-ndjson': { schema: schemaRef('WalkEvent') } },
+      },
+    },
+    problems: ['invalid_id', 'unknown_parameter', 'too_many_walks', ...FIRST_PAGE_PROBLEMS],
+    problemMembers: WALK_COST_MEMBER,
+    handler: wholeList(walkRoute),
+  },
+  {
+    id: 'exportList',
+    method: 'get',
+    path: `${WHOLE_LIST_PATHS.export}/{list}/{id}.{format}`,
+    tag: 'Whole lists',
+    summary: 'The whole list as a file: CSV, JSON or plain text',
+    security: 'public',
+    parameters: [
+      LIST,
+      LIST_ID,
+      {
+        name: 'format',
+        in: 'path',
+        required: true,
+        description: 'The file’s extension, which chooses its format; any other is a 404.',
+        schema: { type: 'string', enum: [...exportFormats] },
+      },
+    ],
+    answers: {
+      '200': {
+        description: 'The export, as an attachment.',
+        headers: { 'Content-Disposition': headerRef('Content-Disposition'), ...NOT_STORED },
+        content: exportContent,
+      },
+    },
+    problems: ['invalid_id', 'unknown_parameter', 'too_many_walks', ...FIRST_PAGE_PROBLEMS],
+    problemMembers: WALK_COST_MEMBER,
+    handler: wholeList(exportRoute),
+  },
+  {
+    id: 'openApiDocument',
+    method: 'get',
+    path: WHOLE_LIST_PATHS.openapi,
+    tag: 'Documentation',
+    summary: 'This document',
+    security: 'public',
+    parameters: [IF_NONE_MATCH],
+    answers: {
+      '200': {
+        description: 'The document.',
+        headers: { ETag: headerRef('ETag') },
+        content: json({ type: 'object' }),
+      },
+      '304': NOT_MODIFIED,
+    },
+    problems: [],
+    handler: (deps) => openApiJson(deps.document),
+  },
+  {
+    id: 'apiReference',
+    method: 'get',
+    path: WHOLE_LIST_PATHS.reference,
+    tag: 'Documentation',
+    summary: 'This document as a page to read',
+    security: 'public',
+    parameters: [IF_NONE_MATCH],
+    answers: {
+      '200': {
+        description: 'An HTML page listing every operation.',
+        headers: { ETag: headerRef('ETag') },
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
+      '304': NOT_MODIFIED,
+    },
+    problems: [],
+    handler: (deps) => apiReference(deps.document),
+  },
+];
