@@ -129,8 +129,9 @@ function buildDocument(origin: string | undefined): Json {
       title: 'Catalogue Explorer API',
       version: packageJson.version,
       description: DESCRIPTION,
-      contact: { name: 'Catalogue Explorer', url: 'https://catalogue-explorer.dev/' },
-      license: { name: 'Proprietary', url: 'https://catalogue-explorer.dev/license' },
+      contact: { name: 'The Catalogue Explorer team' },
+      // Not open source: an SPDX reference of our own rather than a licence's URL.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     // A relative URL resolves against where the document was fetched from (OpenAPI 3.1 §4.8.5),
     // so the document is right behind any proxy without trusting a Host header.

@@ -4,6 +4,9 @@ import type { WireRequest } from './fuzz-case.ts';
 import type { Outcome, WireResponse } from './http-exchange.ts';
 import { liveMarkup, unescapedInJson } from './markup.ts';
 import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
+import { statusOf, type ProblemCode } from '../../shared/problem-codes.ts';
+import { ROUTER_PROBLEMS, type Operation } from '../../server/http/operation.ts';
+import { API_OPERATIONS } from '../../server/routes/api-operations.ts';
 import type { Expectation } from './oracle.ts';
 
 // The properties every answer of the explorer must have, whatever was asked. Each looks at one
@@ -112,6 +115,49 @@ function refuses(acceptEncoding: string, coding: string): boolean {
   return relevant.length === 0 || relevant.every((e) => zero(e.params));
 }
 
+/** What the HTTP edge may answer before any route runs (the document's `default`). */
+const EDGE_CODES: ProblemCode[] = [
+  'bad_request',
+  'headers_too_large',
+  'content_too_large',
+  'request_timeout',
+  'expectation_failed',
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Each public operation with its path template as a pattern (a parameter: one segment's worth). */
+const OPERATIONS = API_OPERATIONS.filter((op) => op.security === 'public').map((op) => ({
+  op,
+  pattern: new RegExp(
+    `^${op.path
+      .split(/\{[^}]+\}/)
+      .map(escapeRegExp)
+      .join('[^/]+')}$`,
+  ),
+}));
+
+/** The operation a request's path names, read as it came or percent-decoded once. */
+function operationFor(target: string): Operation<unknown> | undefined {
+  const path = target.split(/[?#]/)[0] ?? '';
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not percent-encoding: only the path as it came can match.
+  }
+  return OPERATIONS.find(({ pattern }) => pattern.test(path) || pattern.test(decoded))?.op;
+}
+
+/** Whether `status` (with `code`, for a problem) is among what `op` says it answers. */
+function declared(op: Operation<unknown>, status: number, code: unknown): boolean {
+  if (Object.hasOwn(op.answers, String(status))) return true;
+  const codes = [...op.problems, ...ROUTER_PROBLEMS, ...EDGE_CODES].filter(
+    (c) => statusOf(c) === status,
+  );
+  return code === undefined ? codes.length > 0 : codes.includes(code as ProblemCode);
+}
+
 const requestHeader = (request: WireRequest, name: string) =>
   request.headers.find(([n]) => n === name)?.[1];
 
@@ -136,6 +182,23 @@ export const PROPERTIES: Property[] = [
       const faults = problemDocumentFaults(r);
       if (typed && r.status < 400) faults.push(`problem document with status ${r.status}`);
       return faults;
+    },
+  },
+  {
+    name: 'declared-answers',
+    description:
+      'an operation of the API answers only with the statuses and problem codes its row in the operation table declares',
+    check: ({ request }, r) => {
+      const op = r === null ? undefined : operationFor(request.target);
+      if (r === null || op === undefined) return null;
+      // A HEAD's answer has no body to name a code: its status says it all.
+      const code =
+        request.method === 'HEAD' || mediaType(r) !== 'application/problem+json'
+          ? undefined
+          : problemCode(r);
+      return declared(op, r.status, code)
+        ? []
+        : [`${r.status}${code === undefined ? '' : ` ${String(code)}`} not declared by ${op.id}`];
     },
   },
   {
