@@ -82,6 +82,7 @@ describe('the benchmarks page', () => {
       ['4', 'q'],
     ]);
     expect(page).toContain('**2026-01-01 10:00 UTC** (benches 3)');
+    expect(page).toContain('(bench 3: 2 s).');
     expect(await format(page, { filepath: path, singleQuote: true, printWidth: 100 })).toBe(page);
   });
 

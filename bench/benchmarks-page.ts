@@ -77,11 +77,11 @@ const seconds = (s: number) => (s >= 90 ? `${(s / 60).toFixed(1)} min` : `${Math
 
 function describeRun(run: BenchRun): string {
   const total = run.took.reduce((sum, [, s]) => sum + s, 0);
-  const each = run.took.map(([bench, s]) => `${bench}: ${seconds(s)}`).join(', ');
+  const each = run.took.map(([bench, s]) => `${bench}: ${seconds(s)}`).join('; ');
   return (
     `- **${run.date}** (${run.full ? 'full run' : `benches ${run.took.map(([b]) => b).join(', ')}`}): ` +
     `commit \`${run.commit}\`; ${run.machine}; load average ${run.load}; ` +
-    `${seconds(total)} (${each}).`
+    `${seconds(total)} (bench ${each}).`
   );
 }
 
@@ -116,7 +116,16 @@ export async function writeRun(
   path = PAGE,
 ): Promise<void> {
   const page = readFileSync(path, 'utf8');
-  const data = mergeRun(readPageData(page), run, covered, rows);
+  await writeSection(page, mergeRun(readPageData(page), run, covered, rows), path);
+}
+
+/** Renders the page's own figures again, for a change in how they are shown. */
+export async function rerender(path = PAGE): Promise<void> {
+  const page = readFileSync(path, 'utf8');
+  await writeSection(page, readPageData(page), path);
+}
+
+async function writeSection(page: string, data: PageData, path: string): Promise<void> {
   const begin = page.indexOf(BEGIN) + BEGIN.length;
   const end = page.indexOf(END);
   const text = `${page.slice(0, begin)}${renderSection(data)}${page.slice(end)}`;
