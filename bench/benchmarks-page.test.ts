@@ -81,7 +81,7 @@ describe('the benchmarks page', () => {
       ['3', 'fails -- badly -->'],
       ['4', 'q'],
     ]);
-    expect(page).toContain('**2026-01-01 10:00 UTC** (benches 3)');
+    expect(page).toContain('**2026-01-01 10:00 UTC** (bench 3)');
     expect(page).toContain('(bench 3: 2 s).');
     expect(await format(page, { filepath: path, singleQuote: true, printWidth: 100 })).toBe(page);
   });

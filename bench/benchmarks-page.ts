@@ -79,7 +79,7 @@ function describeRun(run: BenchRun): string {
   const total = run.took.reduce((sum, [, s]) => sum + s, 0);
   const each = run.took.map(([bench, s]) => `${bench}: ${seconds(s)}`).join('; ');
   return (
-    `- **${run.date}** (${run.full ? 'full run' : `benches ${run.took.map(([b]) => b).join(', ')}`}): ` +
+    `- **${run.date}** (${run.full ? 'full run' : `${run.took.length === 1 ? 'bench' : 'benches'} ${run.took.map(([b]) => b).join('; ')}`}): ` +
     `commit \`${run.commit}\`; ${run.machine}; load average ${run.load}; ` +
     `${seconds(total)} (bench ${each}).`
   );
