@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { freePort } from '../src/test-support/free-port.ts';
 import { startTestRedis } from '../src/test-support/redis-server.ts';
 
-// `npm run cluster`: the deployment of README "Replicas and Redis" on one machine, to try: a
+// `npm run cluster`: the deployment of docs/replicas-and-redis.md on one machine, to try: a
 // redis-server (persistence off), the embedded catalogue as the one upstream, three explorer
 // replicas sharing state through that Redis, and in front of them a small balancer on
 // PORT (8080) that routes by URL as the example nginx configuration does (a page's requests

@@ -1,11 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchDragDeep } from './app-drag.ts';
 import { benchAppFirstView } from './app-first-view.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
 import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
+import { PAGE, writeRun, type BenchRun } from './benchmarks-page.ts';
 import { bundleRows } from './bundle-size.ts';
 import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
@@ -18,19 +20,26 @@ import { benchWholeListWalks } from './whole-list-walk.ts';
 
 // `npm run bench`: the benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
-// its figures mean nothing. `--only 1,4` picks some. `--out FILE` also writes the table (the
-// full run's goes to docs/bench.md).
+// its figures mean nothing. `--only 1,4` picks some. `--write` puts the figures on
+// docs/benchmarks.md, the only place they are kept, after each bench, so that a run cut short
+// keeps what it measured; with `--only`, the other rows stay as they were, with their own run.
+// `--out FILE` writes the plain table to a file.
 
 const { values } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
     only: { type: 'string' },
     out: { type: 'string' },
+    write: { type: 'boolean', default: false },
   },
 });
 const smoke = values.smoke;
-const only = values.only ? new Set(values.only.split(',')) : null;
+const only = values.only ? new Set(values.only.split(',').map((id) => id.trim())) : null;
 
+if (smoke && values.write) {
+  console.error(`bench: --smoke figures mean nothing, so --write refuses to put them on ${PAGE}.`);
+  process.exit(2);
+}
 if (!existsSync('dist/index.html')) {
   console.error('bench: build the app first (npm run build).');
   process.exit(1);
@@ -40,6 +49,8 @@ if (!hasCommand('wrk'))
 pinSelf();
 
 const base = smoke ? { rounds: 1, samples: 3, seconds: 1 } : { rounds: 5, samples: 50, seconds: 5 };
+// Each entry: the bench's number, and its run. Bench 10's run also measures bench 11 (the same
+// processes serve both).
 const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['1', () => benchProxyCached(base)],
   ['2', () => benchProxyUncached({ ...base, rounds: smoke ? 1 : 3, pages: smoke ? 5 : 300 })],
@@ -55,27 +66,73 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['13', () => benchReplicas({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 50 })],
 ];
 
+const covers = (id: string) => (id === '10' ? ['10', '11'] : [id]);
+if (only) {
+  const known = new Set(benches.flatMap(([id]) => covers(id)));
+  const unknown = [...only].filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    console.error(`bench: no bench ${unknown.join(', ')} (there are ${[...known].join(', ')}).`);
+    process.exit(2);
+  }
+}
+
+/** The code measured: HEAD, and whether what runs differs from it. */
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], { encoding: 'utf8' });
+    const changed = execFileSync(
+      'git',
+      [
+        'status',
+        '--porcelain',
+        '--',
+        'src',
+        'bench',
+        'e2e',
+        'index.html',
+        'package.json',
+        'vite.config.ts',
+      ],
+      { encoding: 'utf8' },
+    );
+    return `${head.trim()}${changed.trim() ? ' with uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}`;
+const utc = new Date().toISOString();
+const run: BenchRun = {
+  date: `${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC`,
+  commit: commit(),
+  machine,
+  load: loadavg()[0]!.toFixed(1),
+  took: [],
+  full: only === null,
+};
+const loadAtStart = run.load;
+
 const rows: BenchRow[] = [];
 let failed = 0;
-for (const [id, run] of benches) {
-  if (only && !only.has(id)) continue;
+for (const [id, bench] of benches) {
+  if (only && !covers(id).some((c) => only.has(c))) continue;
   const started = Date.now();
+  const before = rows.length;
   try {
-    if (id === '1' || id === '2') {
-      if (!hasCommand('wrk')) {
-        rows.push({
-          bench: id,
-          measure: 'needs wrk',
-          figure: '–',
-          reference: 'wrk not installed (apt-get install wrk)',
-          ratio: '–',
-          target: '–',
-          met: null,
-        });
-        continue;
-      }
+    if ((id === '1' || id === '2') && !hasCommand('wrk')) {
+      rows.push({
+        bench: id,
+        measure: 'not run: needs wrk',
+        figure: '–',
+        reference: 'wrk not installed (apt-get install wrk)',
+        ratio: '–',
+        target: '–',
+        met: null,
+      });
+    } else {
+      rows.push(...(await bench()));
     }
-    rows.push(...(await run()));
   } catch (error) {
     failed++;
     rows.push({
@@ -89,10 +146,19 @@ for (const [id, run] of benches) {
     });
     console.error(error);
   }
-  console.error(`bench #${id}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = (Date.now() - started) / 1000;
+  console.error(`bench #${id}: ${seconds.toFixed(1)} s`);
+  if (values.write) {
+    run.took.push([covers(id).join(', '), Math.round(seconds)]);
+    run.load = `${loadAtStart} at start, ${loadavg()[0]!.toFixed(1)} at the end`;
+    // Written after each bench, so that a run cut short keeps what it measured.
+    const partial = { ...run, full: false };
+    await writeRun(partial, new Set(covers(id)), rows.slice(before));
+  }
 }
+// A full run ends by replacing the whole table, so that rows of benches that are gone drop out.
+if (values.write && run.full) await writeRun(run, new Set(), rows);
 
-const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`;
 const table = `${renderTable(rows)}\n\n${smoke ? 'SMOKE RUN: figures are not measurements. ' : ''}Machine: ${machine}. Medians with (min–max) over rounds.`;
 console.log(table);
 if (values.out) writeFileSync(values.out, `${table}\n`);

@@ -12,9 +12,11 @@ export interface BenchRow {
   met: boolean | null;
 }
 
-export function renderTable(rows: readonly BenchRow[]): string {
+/** The table; with `runs`, a last column naming the run each row comes from. */
+export function renderTable(rows: readonly BenchRow[], runs?: readonly string[]): string {
   const header = ['#', 'measure', 'measured', 'reference (same run)', 'ratio', 'target', 'met'];
-  const lines = rows.map((r) => [
+  if (runs) header.push('run');
+  const lines = rows.map((r, i) => [
     r.bench,
     r.measure,
     r.figure,
@@ -22,6 +24,7 @@ export function renderTable(rows: readonly BenchRow[]): string {
     r.ratio,
     r.target,
     r.met === null ? '–' : r.met ? 'yes' : 'NO',
+    ...(runs ? [runs[i] ?? '–'] : []),
   ]);
   const escape = (cell: string) => cell.replaceAll('|', '\\|');
   return [header, header.map(() => '---'), ...lines]
