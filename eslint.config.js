@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import pluginQuery from '@tanstack/eslint-plugin-query';
 import globals from 'globals';
 
-// Import directions (docs: README "Architecture"): shared imports none of ours; catalogue and
+// Import directions (docs/architecture.md, "Import directions"): shared imports none of ours; catalogue and
 // app import only shared; server imports shared and catalogue; no production module imports
 // the test helpers in src/test-support.
 const zones = [

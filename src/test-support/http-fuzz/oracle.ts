@@ -127,7 +127,7 @@ export function expectationFor(request: WireRequest): Expectation {
 // ——— whole lists ———
 //
 // GET /api/summary|walk-cost|walk/{list}/{id} and /api/export/{list}/{id}.{csv|json|txt}, as
-// README ("Whole lists") and the shared contract (src/shared/whole-list.ts) define them:
+// docs/whole-lists.md and the shared contract (src/shared/whole-list.ts) define them:
 // `{list}` one of the three kinds (else 404 not_found), the ID of that kind's shape (else 400
 // invalid_id), an export's extension one of three (else 404 not_found) and no parameters at all
 // (else 400 unknown_parameter), a summary's only parameters `from` and `to` (else 400
