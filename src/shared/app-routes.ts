@@ -1,5 +1,6 @@
 import type { EndpointName } from './endpoints.ts';
 import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN, VIDEO_ID_PATTERN } from './id-patterns.ts';
+import { decodeOrNull } from './percent-decoding.ts';
 
 // The app's URL space, written down once. The app's router, the server (which answers 200
 // for these paths and 404 for the rest, embeds a path's first page and preloads its view
@@ -60,21 +61,13 @@ const MATCHERS = (Object.entries(ROUTE_PATTERNS) as [RouteName, string][]).map(
   },
 );
 
-function decodeSegment(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
-
 /** Which route a path is, or null when it is none of the app's (the not-found view). */
 export function matchAppRoute(pathname: string): RouteMatch | null {
   for (const { route, regex } of MATCHERS) {
     const match = regex.exec(pathname);
     if (!match) continue;
     if (match[1] === undefined) return { route };
-    const id = decodeSegment(match[1]);
+    const id = decodeOrNull(match[1]);
     return id === null ? null : { route, id };
   }
   return null;

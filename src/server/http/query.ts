@@ -1,3 +1,5 @@
+import { decodeOrNull } from '../../shared/percent-decoding.ts';
+
 // Query strings, read one way for every route. The string is split by hand rather than with
 // URLSearchParams, which would turn a `+` into a space: continuations are opaque, must reach
 // the upstream byte for byte, and real ones contain `+` (spec §2.6), so `+` stays `+` and
@@ -14,15 +16,6 @@ export interface QueryValue {
 export type QueryRead =
   | { ok: true; values: Map<string, QueryValue> }
   | { ok: false; code: 'unknown_parameter' | 'repeated_parameter'; detail: string };
-
-/** Decodes percent-encoding (and nothing else), or null when it is malformed. */
-export function decodeOrNull(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * What follows `?` in a request target, up to a `#`: no client sends a fragment, and one that
