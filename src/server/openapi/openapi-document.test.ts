@@ -285,6 +285,7 @@ describe('the schemas, against real answers', () => {
   it('the health probes answer what the document says', async () => {
     let credentialsRejected = false;
     let stopping = false;
+    let sharingDown: string | undefined;
     const app = new Hono<AppEnv>();
     app.use(async (c, next) => {
       c.set('log', { route: '' });
@@ -298,16 +299,19 @@ describe('the schemas, against real answers', () => {
           health: () => ({ credentialsRejected, lastSuccessAt: null, lastFailureAt: null }),
         },
         isStopping: () => stopping,
+        sharingDown: () => sharingDown,
       }),
     );
     const bodies: unknown[] = [await (await app.request('/healthz')).json()];
-    for (const [rejected, stop] of [
-      [false, false],
-      [true, false],
-      [false, true],
+    for (const [rejected, stop, down] of [
+      [false, false, undefined],
+      [true, false, undefined],
+      [false, true, undefined],
+      [false, false, 'connection refused'],
     ] as const) {
       credentialsRejected = rejected;
       stopping = stop;
+      sharingDown = down;
       const response = await app.request('/readyz');
       const status = String(response.status);
       const operation = document.paths['/readyz']?.get as Json;

@@ -31,7 +31,9 @@ import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-pro
 // built app, ships a deep link's first page inside the HTML, and proxies the embedded
 // catalogue's thumbnails. Each route and middleware lives in a module of its own.
 
-export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping'> {
+export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 'sharingDown'> {
+  /** Why the state shared with other replicas is unreachable (routes/health.ts); unset: alone. */
+  sharingDown?: ReadinessSources['sharingDown'];
   /** Every page, for the API and the HTML alike (page-source.ts). */
   pageSource: PageSource;
   /** The built app's files; null when something else serves them (`npm run dev`). */
@@ -86,7 +88,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     trustProxy,
     upstream,
     isStopping,
-    sharingDown: options.sharingDown,
+    sharingDown: options.sharingDown ?? (() => undefined),
     demoEntries: options.demoEntries ?? null,
     metrics: options.metrics,
     wholeList: options.wholeList,

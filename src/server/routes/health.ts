@@ -14,11 +14,11 @@ export interface ReadinessSources {
   /** True once shutdown began. */
   isStopping: () => boolean;
   /**
-   * With replicas sharing state through Redis: why sharing is off, or undefined while it is on.
-   * A replica without Redis still serves (its own cache, its share of the quota), so this
-   * makes it degraded but still ready.
+   * Why the state replicas share is unreachable, or undefined while it is (or there are no
+   * others: shared-state/deployment-state.ts). A replica without it still serves (its own
+   * cache, its share of the quota), so this makes it degraded but still ready.
    */
-  sharingDown?: () => string | undefined;
+  sharingDown: () => string | undefined;
 }
 
 const NOT_STORED = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' };
@@ -32,7 +32,7 @@ export function readyz(sources: ReadinessSources): Handler<AppEnv> {
   return (c) => {
     c.get('log').route = 'readyz';
     const health = sources.upstream.health();
-    const sharing = sources.sharingDown?.();
+    const sharing = sources.sharingDown();
     const status = sources.isStopping()
       ? 'stopping'
       : health.credentialsRejected || sharing !== undefined
