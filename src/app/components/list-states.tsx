@@ -2,6 +2,7 @@ import { formatCount } from '../lib/format.ts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
+import type { FooterState } from '../hooks/use-paged-list.ts';
 import { formatWait, type ProblemText } from '../lib/problem-text.ts';
 
 // The explicit states of a list (house style): pending (skeletons), failed first page (a full
@@ -191,19 +192,6 @@ export function EmptyState({ children }: { children: ReactNode }) {
     </p>
   );
 }
-
-export type FooterState =
-  | { kind: 'more' }
-  | { kind: 'loading' }
-  | {
-      kind: 'error';
-      problem: ProblemText;
-      since: number;
-      onRetry: () => void;
-      onReload: () => void;
-    }
-  | { kind: 'stopped'; text: string }
-  | { kind: 'end'; text: string };
 
 /** The row after the last item: loading more, a failed page with Retry, or the end line. */
 export function ListFooter({ state }: { state: FooterState }) {

@@ -1,5 +1,4 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
-import type { WindowListHandle } from '../components/window-list.tsx';
 import {
   findTarget,
   seekState,
@@ -7,6 +6,7 @@ import {
   type SeekState,
   type SeekTarget,
 } from '../lib/deep-link.ts';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import { useHydrated } from './use-hydrated.ts';
 import type { PagedList } from './use-paged-list.ts';
 

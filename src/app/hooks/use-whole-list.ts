@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { WindowListHandle } from '../components/window-list.tsx';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import {
   hasPanelParams,
   NO_PANEL_PARAMS,

@@ -10,12 +10,13 @@ import {
 } from '../components/channel-playlist-row.tsx';
 import { CHANNEL_VIDEO_ROW_SIZE, ChannelVideoRow } from '../components/channel-video-row.tsx';
 import { PagedList } from '../components/paged-list.tsx';
-import type { RowSize, WindowListHandle } from '../components/window-list.tsx';
+import type { RowSize } from '../components/window-list.tsx';
 import { WholeListSlot } from '../components/whole-list-slot.tsx';
 import { usePagedList, type PageItem } from '../hooks/use-paged-list.ts';
 import { useWholeList } from '../hooks/use-whole-list.ts';
 import { useChannelTitle } from '../lib/channel-titles.ts';
 import { plural } from '../lib/format.ts';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 
 // `/channel/:id[/videos]` and `/channel/:id/playlists`: one header with tabs over the tab's
