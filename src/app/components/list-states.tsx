@@ -3,7 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
 import type { FooterState } from '../hooks/use-paged-list.ts';
-import { formatWait, type ProblemText } from '../lib/problem-text.ts';
+import { tryAgainIn, type ProblemText } from '../lib/problem-text.ts';
 
 // The explicit states of a list (house style): pending (skeletons), failed first page (a full
 // view message), empty, loading more, failed later page (an inline row), stopped, and the end.
@@ -65,7 +65,7 @@ function WaitNote({ retryAfter, since }: { retryAfter: number | null; since: num
   if (retryAfter === null || left <= 0) return null;
   return (
     <p role="timer" aria-live="off" className="text-sm text-zinc-700 dark:text-zinc-300">
-      {`Try again in ${formatWait(left)}.`}
+      {tryAgainIn(left)}
     </p>
   );
 }

@@ -1,23 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WalkCost, WalkProgress } from '../../shared/whole-list.ts';
-import { ApiError } from '../api/api-error.ts';
 import { walkCostOptions } from '../api/whole-list-queries.ts';
 import { formatCount, plural } from '../lib/format.ts';
-import { formatWait } from '../lib/problem-text.ts';
+import { failureSentence, formatWait, tryAgainIn } from '../lib/problem-text.ts';
 import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
 import { BUTTON, BUTTON_QUIET, CARD, NOTE, QUIET, SUBHEADING } from './ui.ts';
 import type { Walk } from './use-walk.ts';
 
 // "Load all": what it costs first (upstream lookups, the hour's quota left), then a progress
 // bar that can be cancelled. What has loaded stays in the list.
-
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError) {
-    const detail = error.problem?.detail ?? error.message;
-    return error.retryAfter ? `${detail} Try again in ${formatWait(error.retryAfter)}.` : detail;
-  }
-  return 'Something went wrong.';
-}
 
 function CostLine({ cost }: { cost: WalkCost }) {
   const { quota } = cost;
@@ -91,11 +82,11 @@ function outcomeText(walk: Walk, count: number): string | null {
     case 'cancelled':
       return `Cancelled: ${loaded}.`;
     case 'stopped':
-      return `The server stopped before the end${outcome.stoppedBy ? `: ${outcome.stoppedBy.detail}` : ''}${outcome.stoppedBy?.retryAfter ? ` Try again in ${formatWait(outcome.stoppedBy.retryAfter)}.` : '.'} ${loaded}.`;
+      return `The server stopped before the end${outcome.stoppedBy ? `: ${outcome.stoppedBy.detail}` : ''}${outcome.stoppedBy?.retryAfter ? ` ${tryAgainIn(outcome.stoppedBy.retryAfter)}` : '.'} ${loaded}.`;
     case 'cut':
       return `The connection was cut before the end: ${loaded}.`;
     case 'failed':
-      return `${errorText(outcome.error)} ${count > 0 ? `${loaded}.` : ''}`.trim();
+      return `${failureSentence(outcome.error)} ${count > 0 ? `${loaded}.` : ''}`.trim();
   }
 }
 
@@ -129,7 +120,7 @@ export function LoadAll({ list, id, complete, items, walk }: WholeListSlotProps 
                   Checking what loading everything costs…
                 </p>
               ) : cost.isError ? (
-                <p className={NOTE}>{`What it costs is unknown: ${errorText(cost.error)}`}</p>
+                <p className={NOTE}>{`What it costs is unknown: ${failureSentence(cost.error)}`}</p>
               ) : (
                 <CostLine cost={cost.data} />
               )}

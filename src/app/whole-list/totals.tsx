@@ -6,9 +6,9 @@ import type { ListSummary, NotableItem } from '../../shared/whole-list.ts';
 import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
 import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
 import { formatCount, formatDuration, plural } from '../lib/format.ts';
+import { failureSentence } from '../lib/problem-text.ts';
 import { readPanelParams, replacePanelParams } from '../lib/whole-list-params.ts';
 import { formatLongDuration, formatSpeed, SPEEDS } from './format.ts';
-import { errorText } from './load-all.tsx';
 import { BUTTON, BUTTON_QUIET, CARD, INPUT, NOTE, QUIET, SUBHEADING } from './ui.ts';
 
 // The list's exact total, from the server's summary: a duration with the time it takes at
@@ -268,7 +268,7 @@ export function Totals(props: WholeListSlotProps) {
         </p>
       ) : summary.isError ? (
         <p role="alert" className={`${NOTE} mt-2`}>
-          {`The total could not be computed: ${errorText(summary.error)}`}
+          {`The total could not be computed: ${failureSentence(summary.error)}`}
         </p>
       ) : (
         <SummaryView summary={summary.data} props={props} />
