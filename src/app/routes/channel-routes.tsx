@@ -11,12 +11,11 @@ import {
 import { CHANNEL_VIDEO_ROW_SIZE, ChannelVideoRow } from '../components/channel-video-row.tsx';
 import { PagedList } from '../components/paged-list.tsx';
 import type { RowSize } from '../components/window-list.tsx';
-import { WholeListSlot } from '../components/whole-list-slot.tsx';
 import { usePagedList, type PageItem } from '../hooks/use-paged-list.ts';
-import { useWholeList } from '../hooks/use-whole-list.ts';
 import { useChannelTitle } from '../lib/channel-titles.ts';
 import { plural } from '../lib/format.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import { useWholeList, WholeListSlot } from '../whole-list/index.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 
 // `/channel/:id[/videos]` and `/channel/:id/playlists`: one header with tabs over the tab's

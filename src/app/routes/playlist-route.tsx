@@ -5,14 +5,13 @@ import { PagedList } from '../components/paged-list.tsx';
 import { PlaylistHeader, PlaylistHeaderSkeleton } from '../components/playlist-header.tsx';
 import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
 import { SeekStatus } from '../components/seek-status.tsx';
-import { WholeListSlot } from '../components/whole-list-slot.tsx';
 import { useAddressFollowsTop, useDeepLinkSeek } from '../hooks/use-deep-link-seek.ts';
 import { usePagedList } from '../hooks/use-paged-list.ts';
-import { useWholeList } from '../hooks/use-whole-list.ts';
 import { readSeekTarget, withTopIndex } from '../lib/deep-link.ts';
 import { plural } from '../lib/format.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import { useWholeList, WholeListSlot } from '../whole-list/index.ts';
 
 // `/playlist/:id[?index=N | ?v=VIDEO]`: the playlist's header over its endless list, opened at
 // the item the link names, with the address bar kept on the item at the top.

@@ -1,4 +1,5 @@
-// The panel's shared class names (Tailwind), light and dark.
+// The panel's own text and card styles (Tailwind), light and dark; its buttons and fields are
+// the app's (src/app/components/ui).
 
 export const SUBHEADING = 'text-sm font-semibold text-zinc-900 dark:text-zinc-50';
 export const NOTE = 'text-sm text-zinc-700 dark:text-zinc-300';

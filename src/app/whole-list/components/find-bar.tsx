@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
-import { formatCount } from '../lib/format.ts';
+import type { WholeListProps } from '../panel-props.ts';
+import { formatCount } from '../../lib/format.ts';
 import {
   buildHaystack,
   findMatches,
@@ -9,8 +9,8 @@ import {
   type Findable,
 } from '../lib/list-find.ts';
 import { inverseOrder } from '../lib/list-sort.ts';
-import { readPanelParams, replacePanelParams } from '../lib/whole-list-params.ts';
-import { BUTTON_QUIET, INPUT, QUIET } from './ui.ts';
+import { readPanelParams, replacePanelParams } from '../lib/panel-params.ts';
+import { BUTTON_QUIET, INPUT, QUIET } from './panel-styles.ts';
 
 // Find as you type, in a bar that stays at the top of the window over the list: the match
 // count, next and previous (Enter, Shift+Enter), each match shown at its place in the list and
@@ -22,7 +22,12 @@ import { BUTTON_QUIET, INPUT, QUIET } from './ui.ts';
 /** How long typing must pause before the query is written to the address. */
 const ADDRESS_DELAY_MS = 400;
 
-export function FindBar({ list, items, complete, totalItems, host }: WholeListSlotProps) {
+/** The find bar's height: a jump from elsewhere in the panel keeps its row clear of the bar. */
+export function findBarHeight(): number {
+  return document.querySelector<HTMLElement>('[data-find-bar]')?.offsetHeight ?? 0;
+}
+
+export function FindBar({ list, items, complete, totalItems, host }: WholeListProps) {
   const [query, setQuery] = useState(() => readPanelParams(window.location.search).q);
   const haystack = useMemo(() => buildHaystack(items as readonly Findable[]), [items]);
   const { order } = host;

@@ -1,9 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import type { ListItem, ListKind } from '../../shared/whole-list.ts';
 import { useHydrated } from '../hooks/use-hydrated.ts';
-import type { WholeListHost } from '../hooks/use-whole-list.ts';
+import type { WholeListProps } from './panel-props.ts';
 // Types only (erased): the panel's code is loaded by the dynamic import below.
-import type * as PanelExports from '../whole-list/panel.tsx';
+import type * as PanelExports from './panel.tsx';
 
 // The "Whole list" disclosure on every list view. Its panel (load all, totals, find, sort,
 // charts, export) is a code chunk of its own, downloaded the first time it opens, so the views
@@ -16,7 +15,7 @@ type PanelModule = typeof PanelExports;
 let panelModule: PanelModule | null = null;
 let panelLoading: Promise<PanelModule> | null = null;
 function loadPanel(): Promise<PanelModule> {
-  panelLoading ??= import('../whole-list/panel.tsx').then(
+  panelLoading ??= import('./panel.tsx').then(
     (module) => (panelModule = module),
     (error: unknown) => {
       panelLoading = null; // a retry downloads again
@@ -55,18 +54,7 @@ function usePanelModule(wanted: boolean): {
   };
 }
 
-export interface WholeListSlotProps {
-  list: ListKind;
-  id: string;
-  host: WholeListHost;
-  items: readonly ListItem[];
-  /** Every page is in. */
-  complete: boolean;
-  /** A playlist's stated length. */
-  totalItems: number | null;
-}
-
-export function WholeListSlot({ list, id, host, items, complete, totalItems }: WholeListSlotProps) {
+export function WholeListSlot({ list, id, host, items, complete, totalItems }: WholeListProps) {
   const hydrated = useHydrated();
   const { module, failed, retry } = usePanelModule(host.open && hydrated);
   const headingId = useId();

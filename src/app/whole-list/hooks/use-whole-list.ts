@@ -1,11 +1,11 @@
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import type { WindowListHandle } from '../../lib/window-list-handle.ts';
 import {
   hasPanelParams,
   NO_PANEL_PARAMS,
   readPanelParams,
   replacePanelParams,
-} from '../lib/whole-list-params.ts';
+} from '../lib/panel-params.ts';
 
 // What a view keeps for its "Whole list" panel: whether it is open (a link that names the
 // panel's choices opens with it), the order the panel sorted the list in (row p shows item

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { WalkCost, WalkProgress } from '../../shared/whole-list.ts';
+import type { WalkCost, WalkProgress } from '../../../shared/whole-list.ts';
 import { walkCostOptions } from '../api/whole-list-queries.ts';
-import { formatCount, plural } from '../lib/format.ts';
-import { failureSentence, formatWait, tryAgainIn } from '../lib/problem-text.ts';
-import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
-import { BUTTON, BUTTON_QUIET, CARD, NOTE, QUIET, SUBHEADING } from './ui.ts';
-import type { Walk } from './use-walk.ts';
+import { formatCount, plural } from '../../lib/format.ts';
+import { failureSentence, formatWait, tryAgainIn } from '../../lib/problem-text.ts';
+import type { WholeListProps } from '../panel-props.ts';
+import { BUTTON, BUTTON_QUIET, CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
+import type { Walk } from '../hooks/use-walk.ts';
 
 // "Load all": what it costs first (upstream lookups, the hour's quota left), then a progress
 // bar that can be cancelled. What has loaded stays in the list.
@@ -90,7 +90,7 @@ function outcomeText(walk: Walk, count: number): string | null {
   }
 }
 
-export function LoadAll({ list, id, complete, items, walk }: WholeListSlotProps & { walk: Walk }) {
+export function LoadAll({ list, id, complete, items, walk }: WholeListProps & { walk: Walk }) {
   const running = walk.state.phase === 'running';
   const cost = useQuery({ ...walkCostOptions(list, id), enabled: !complete && !running });
   const outcome = outcomeText(walk, items.length);

@@ -1,4 +1,4 @@
-import { readIndex } from '../../shared/app-routes.ts';
+import { readIndex } from '../../../shared/app-routes.ts';
 
 // What the "Whole list" panel keeps in the address (so a link shares it): the find query
 // (`q`), the order (`sort`) and the range its total covers (`from`, `to`). Pure, and small: the
