@@ -9,7 +9,7 @@ import {
   type Findable,
 } from '../lib/list-find.ts';
 import { inverseOrder } from '../lib/list-sort.ts';
-import { readPanelParams, replacePanelParams } from '../lib/panel-params.ts';
+import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import { BUTTON_QUIET, INPUT, QUIET } from './panel-styles.ts';
 
 // Find as you type, in a bar that stays at the top of the window over the list: the match
@@ -28,7 +28,8 @@ export function findBarHeight(): number {
 }
 
 export function FindBar({ list, items, complete, totalItems, host }: WholeListProps) {
-  const [query, setQuery] = useState(() => readPanelParams(window.location.search).q);
+  const address = usePanelAddress();
+  const [query, setQuery] = useState(address.params.q);
   const haystack = useMemo(() => buildHaystack(items as readonly Findable[]), [items]);
   const { order } = host;
   const matches = useMemo(() => {
@@ -47,13 +48,14 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
 
   // The query goes into the address (?q=) once typing pauses: writing the address costs the
   // browser a few milliseconds each time, too much to pay on every key.
+  const { write } = address;
   useEffect(() => {
     const timer = setTimeout(
-      () => replacePanelParams({ q: normalizeQuery(query) === '' ? '' : query.trim() }),
+      () => write({ q: normalizeQuery(query) === '' ? '' : query.trim() }),
       ADDRESS_DELAY_MS,
     );
     return () => clearTimeout(timer);
-  }, [query]);
+  }, [query, write]);
 
   const go = (step: 1 | -1) => {
     const next = stepMatch(at, matches.length, step);

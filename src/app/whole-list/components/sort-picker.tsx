@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Walk } from '../hooks/use-walk.ts';
 import { SORT_CHOICES, sortChoice, sortOrder, sortValue } from '../lib/list-sort.ts';
-import { readPanelParams, replacePanelParams, type SortKey } from '../lib/panel-params.ts';
+import { usePanelAddress } from '../hooks/use-panel-address.ts';
+import type { SortKey } from '../lib/panel-params.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { BUTTON, CARD, INPUT, NOTE, SUBHEADING } from './panel-styles.ts';
 
@@ -9,8 +10,9 @@ import { BUTTON, CARD, INPUT, NOTE, SUBHEADING } from './panel-styles.ts';
 // a chosen order waits (and says so), with Load all at hand.
 
 export function SortPicker({ list, items, complete, host, walk }: WholeListProps & { walk: Walk }) {
+  const address = usePanelAddress();
   const [key, setKey] = useState<SortKey>(() => {
-    const wanted = readPanelParams(window.location.search).sort;
+    const wanted = address.params.sort;
     return sortChoice(list, wanted) ? wanted : 'given';
   });
   const selectId = useId();
@@ -24,7 +26,7 @@ export function SortPicker({ list, items, complete, host, walk }: WholeListProps
   }, [order, setOrder]);
   const choose = (next: SortKey) => {
     setKey(next);
-    replacePanelParams({ sort: next });
+    address.write({ sort: next });
   };
   const pending = !complete && key !== 'given';
   return (

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { plural } from '../../lib/format.ts';
 import { failureSentence } from '../../lib/problem-text.ts';
 import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
-import { readPanelParams, replacePanelParams } from '../lib/panel-params.ts';
+import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { BUTTON, CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 import { RangeForm, type Range } from './range-form.tsx';
@@ -14,8 +14,9 @@ import { SummaryView } from './summary-view.tsx';
 // B) when one is chosen, kept in the address as ?from=&to= so that it can be shared.
 
 export function Totals(props: WholeListProps) {
+  const address = usePanelAddress();
   const [range, setRange] = useState<Range>(() => {
-    const { from, to } = readPanelParams(window.location.search);
+    const { from, to } = address.params;
     return { from, to };
   });
   // The server adds up by reading every page: asked for at once when that is free (the pages
@@ -34,7 +35,7 @@ export function Totals(props: WholeListProps) {
   const apply = (next: Range) => {
     setAsked(true);
     setRange(next);
-    replacePanelParams(next);
+    address.write(next);
   };
   const heading = props.list === 'channel-playlists' ? 'Videos in all playlists' : 'Total time';
   return (
