@@ -1,6 +1,7 @@
 import { exportPath, type ExportFormat } from '../../../shared/whole-list.ts';
 import type { WholeListProps } from '../panel-props.ts';
-import { BUTTON_QUIET, CARD, QUIET, SUBHEADING } from './panel-styles.ts';
+import { buttonClass } from '../../components/ui/button.tsx';
+import { CARD, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // Downloads of the whole list: plain links to the server's exports, which read every page
 // themselves, so a file never waits for Load all.
@@ -21,7 +22,7 @@ export function ExportLinks({ list, id }: Pick<WholeListProps, 'list' | 'id'>) {
             <a
               href={exportPath(list, id, format)}
               download
-              className={BUTTON_QUIET}
+              className={buttonClass('secondary', 'sm')}
               title={`Download the whole list as ${label}: ${note}`}
             >
               {`Download ${label}`}

@@ -10,7 +10,9 @@ import {
 } from '../lib/list-find.ts';
 import { inverseOrder } from '../lib/list-sort.ts';
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
-import { BUTTON_QUIET, INPUT, QUIET } from './panel-styles.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { TextInput } from '../../components/ui/text-field.tsx';
+import { QUIET } from './panel-styles.ts';
 
 // Find as you type, in a bar that stays at the top of the window over the list: the match
 // count, next and previous (Enter, Shift+Enter), each match shown at its place in the list and
@@ -90,14 +92,14 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
       className="sticky top-0 z-10 -mx-3 mb-2 contain-content border-b border-zinc-200 bg-white px-3 py-2 sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950"
     >
       <div role="search" className="flex items-center gap-2">
-        <input
+        <TextInput
           type="search"
           aria-label={label}
           placeholder={`${label}…`}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={onKeyDown}
-          className={`${INPUT} w-0 min-w-0 flex-1`}
+          className="w-0 min-w-0 flex-1"
           autoComplete="off"
           spellCheck={false}
         />
@@ -109,24 +111,24 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
           >
             {count}
           </span>
-          <button
-            type="button"
+          <Button
+            variant="secondary"
+            size="sm"
             onClick={() => go(-1)}
             disabled={matches.length === 0}
-            className={BUTTON_QUIET}
             aria-label="Previous match"
           >
             <span aria-hidden="true">↑</span>
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
             onClick={() => go(1)}
             disabled={matches.length === 0}
-            className={BUTTON_QUIET}
             aria-label="Next match"
           >
             <span aria-hidden="true">↓</span>
-          </button>
+          </Button>
         </div>
       </div>
       {searching && scope && (

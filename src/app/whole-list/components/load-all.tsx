@@ -4,7 +4,8 @@ import { walkCostOptions } from '../api/whole-list-queries.ts';
 import { formatCount, plural } from '../../lib/format.ts';
 import { failureSentence, formatWait, tryAgainIn } from '../../lib/problem-text.ts';
 import type { WholeListProps } from '../panel-props.ts';
-import { BUTTON, BUTTON_QUIET, CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 import type { Walk } from '../hooks/use-walk.ts';
 
 // "Load all": what it costs first (upstream lookups, the hour's quota left), then a progress
@@ -109,9 +110,9 @@ export function LoadAll({ list, id, complete, items, walk }: WholeListProps & { 
                 progress={walk.state.phase === 'running' ? walk.state.progress : null}
                 totalPages={cost.data?.pages ?? null}
               />
-              <button type="button" onClick={walk.cancel} className={BUTTON_QUIET}>
+              <Button variant="secondary" size="sm" onClick={walk.cancel}>
                 Cancel
-              </button>
+              </Button>
             </div>
           ) : (
             <>
@@ -129,14 +130,9 @@ export function LoadAll({ list, id, complete, items, walk }: WholeListProps & { 
                   {outcome}
                 </p>
               )}
-              <button
-                type="button"
-                onClick={walk.start}
-                disabled={cost.data?.affordable === false}
-                className={BUTTON}
-              >
+              <Button size="sm" onClick={walk.start} disabled={cost.data?.affordable === false}>
                 {items.length > 0 && walk.state.phase === 'ended' ? 'Load the rest' : 'Load all'}
-              </button>
+              </Button>
             </>
           )}
         </div>

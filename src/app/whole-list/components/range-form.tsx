@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { BUTTON, BUTTON_QUIET, INPUT, QUIET } from './panel-styles.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { TextInput } from '../../components/ui/text-field.tsx';
+import { QUIET } from './panel-styles.ts';
 
 // The range a total covers, asked for as two item numbers; checked here, so that the server is
 // asked only for a range that can be read.
@@ -44,7 +46,7 @@ export function RangeForm({
     inputMode: 'numeric' as const,
     min: 1,
     max: max ?? undefined,
-    className: `${INPUT} w-24`,
+    className: 'w-24',
     'aria-invalid': error !== null,
     'aria-describedby': error !== null ? errorId : undefined,
   };
@@ -52,19 +54,19 @@ export function RangeForm({
     <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-2" aria-label="Range">
       <label className={`${QUIET} flex flex-col gap-1`}>
         From item
-        <input {...inputProps} value={from} onChange={(e) => setFrom(e.target.value)} />
+        <TextInput {...inputProps} value={from} onChange={(e) => setFrom(e.target.value)} />
       </label>
       <label className={`${QUIET} flex flex-col gap-1`}>
         To item
-        <input {...inputProps} value={to} onChange={(e) => setTo(e.target.value)} />
+        <TextInput {...inputProps} value={to} onChange={(e) => setTo(e.target.value)} />
       </label>
-      <button type="submit" className={BUTTON}>
+      <Button type="submit" size="sm">
         Total of range
-      </button>
+      </Button>
       {(range.from !== undefined || range.to !== undefined) && (
-        <button type="button" onClick={clear} className={BUTTON_QUIET}>
+        <Button variant="secondary" size="sm" onClick={clear}>
           Clear range
-        </button>
+        </Button>
       )}
       {error && (
         <p id={errorId} role="alert" className="w-full text-sm text-red-700 dark:text-red-400">

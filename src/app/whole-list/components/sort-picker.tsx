@@ -4,7 +4,9 @@ import { SORT_CHOICES, sortChoice, sortOrder, sortValue } from '../lib/list-sort
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import type { SortKey } from '../lib/panel-params.ts';
 import type { WholeListProps } from '../panel-props.ts';
-import { BUTTON, CARD, INPUT, NOTE, SUBHEADING } from './panel-styles.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Select } from '../../components/ui/text-field.tsx';
+import { CARD, NOTE, SUBHEADING } from './panel-styles.ts';
 
 // The order the view draws the list in. Sorting needs every item, so until the whole list is in
 // a chosen order waits (and says so), with Load all at hand.
@@ -35,23 +37,22 @@ export function SortPicker({ list, items, complete, host, walk }: WholeListProps
         Sort
       </label>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <select
+        <Select
           id={selectId}
           value={key}
           onChange={(event) => choose(event.target.value as SortKey)}
           disabled={!complete && key === 'given'}
-          className={INPUT}
         >
           {SORT_CHOICES[list].map((choice) => (
             <option key={choice.key} value={choice.key}>
               {choice.label}
             </option>
           ))}
-        </select>
+        </Select>
         {!complete && walk.state.phase !== 'running' && (
-          <button type="button" onClick={walk.start} className={BUTTON}>
+          <Button size="sm" onClick={walk.start}>
             Load all to sort
-          </button>
+          </Button>
         )}
       </div>
       {!complete && (

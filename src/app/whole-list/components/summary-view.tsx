@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
 import { playlistPath } from '../../../shared/app-routes.ts';
 import type { ListSummary, NotableItem } from '../../../shared/whole-list.ts';
+import { TextButton, TextLink } from '../../components/ui/text-link.tsx';
 import { formatCount, formatDuration, plural } from '../../lib/format.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { formatLongDuration, formatSpeed, SPEEDS } from '../lib/watch-time.ts';
@@ -26,21 +26,20 @@ function Notable({
   const position = `#${formatCount(item.position)}`;
   const loaded = item.position <= props.items.length;
   const jump = loaded ? (
-    <button
-      type="button"
+    <TextButton
       onClick={() => props.host.jump(item.position - 1, findBarHeight())}
-      className="font-semibold text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
+      className="font-semibold underline-offset-2"
       aria-label={`Show ${position} in the list`}
     >
       {position}
-    </button>
+    </TextButton>
   ) : props.list === 'playlist' ? (
-    <Link
+    <TextLink
       to={playlistPath(props.id, { index: item.position })}
-      className="font-semibold text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
+      className="font-semibold underline-offset-2"
     >
       {position}
-    </Link>
+    </TextLink>
   ) : (
     <span>{position}</span>
   );

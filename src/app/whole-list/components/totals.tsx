@@ -5,7 +5,8 @@ import { failureSentence } from '../../lib/problem-text.ts';
 import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import type { WholeListProps } from '../panel-props.ts';
-import { BUTTON, CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 import { RangeForm, type Range } from './range-form.tsx';
 import { SummaryView } from './summary-view.tsx';
 
@@ -48,9 +49,9 @@ export function Totals(props: WholeListProps) {
               ? `Adding up every item reads the whole list: ${plural(cost.data.lookups, 'lookup', 'lookups')} to the catalogue.`
               : 'Adding up every item reads the whole list, a lookup for each page not yet read.'}
           </p>
-          <button type="button" onClick={() => setAsked(true)} className={BUTTON}>
+          <Button size="sm" onClick={() => setAsked(true)}>
             Add up the whole list
-          </button>
+          </Button>
         </div>
       ) : summary.isPending ? (
         <p role="status" className={`${QUIET} mt-2`}>
