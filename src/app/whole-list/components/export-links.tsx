@@ -1,6 +1,6 @@
 import { exportPath, type ExportFormat } from '../../../shared/whole-list.ts';
-import type { WholeListProps } from '../panel-props.ts';
 import { buttonClass } from '../../components/ui/button.tsx';
+import type { WholeListProps } from '../panel-props.ts';
 import { CARD, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // Downloads of the whole list: plain links to the server's exports, which read every page

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { WholeListProps } from '../panel-props.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { TextInput } from '../../components/ui/text-field.tsx';
 import { formatCount } from '../../lib/format.ts';
+import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import {
   buildHaystack,
   findMatches,
@@ -9,9 +11,7 @@ import {
   type Findable,
 } from '../lib/list-find.ts';
 import { inverseOrder } from '../lib/list-sort.ts';
-import { usePanelAddress } from '../hooks/use-panel-address.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { TextInput } from '../../components/ui/text-field.tsx';
+import type { WholeListProps } from '../panel-props.ts';
 import { QUIET } from './panel-styles.ts';
 
 // Find as you type, in a bar that stays at the top of the window over the list: the match

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WalkCost, WalkProgress } from '../../../shared/whole-list.ts';
-import { walkCostOptions } from '../api/whole-list-queries.ts';
+import { Button } from '../../components/ui/button.tsx';
 import { formatCount, plural } from '../../lib/format.ts';
 import { failureSentence, formatWait, tryAgainIn } from '../../lib/problem-text.ts';
-import type { WholeListProps } from '../panel-props.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
+import { walkCostOptions } from '../api/whole-list-queries.ts';
 import type { Walk } from '../hooks/use-walk.ts';
+import type { WholeListProps } from '../panel-props.ts';
+import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // "Load all": what it costs first (upstream lookups, the hour's quota left), then a progress
 // bar that can be cancelled. What has loaded stays in the list.

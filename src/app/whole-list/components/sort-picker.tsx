@@ -1,11 +1,11 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { Walk } from '../hooks/use-walk.ts';
-import { SORT_CHOICES, sortChoice, sortOrder, sortValue } from '../lib/list-sort.ts';
-import { usePanelAddress } from '../hooks/use-panel-address.ts';
-import type { SortKey } from '../lib/panel-params.ts';
-import type { WholeListProps } from '../panel-props.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Select } from '../../components/ui/text-field.tsx';
+import { usePanelAddress } from '../hooks/use-panel-address.ts';
+import type { Walk } from '../hooks/use-walk.ts';
+import { SORT_CHOICES, sortChoice, sortOrder, sortValue } from '../lib/list-sort.ts';
+import type { SortKey } from '../lib/panel-params.ts';
+import type { WholeListProps } from '../panel-props.ts';
 import { CARD, NOTE, SUBHEADING } from './panel-styles.ts';
 
 // The order the view draws the list in. Sorting needs every item, so until the whole list is in

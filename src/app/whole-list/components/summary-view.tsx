@@ -3,8 +3,8 @@ import { playlistPath } from '../../../shared/app-routes.ts';
 import type { ListSummary, NotableItem } from '../../../shared/whole-list.ts';
 import { TextButton, TextLink } from '../../components/ui/text-link.tsx';
 import { formatCount, formatDuration, plural } from '../../lib/format.ts';
-import type { WholeListProps } from '../panel-props.ts';
 import { formatLongDuration, formatSpeed, SPEEDS } from '../lib/watch-time.ts';
+import type { WholeListProps } from '../panel-props.ts';
 import { findBarHeight } from './find-bar.tsx';
 import { NOTE, QUIET } from './panel-styles.ts';
 

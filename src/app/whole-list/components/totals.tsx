@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
 import { plural } from '../../lib/format.ts';
 import { failureSentence } from '../../lib/problem-text.ts';
 import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import type { WholeListProps } from '../panel-props.ts';
-import { Button } from '../../components/ui/button.tsx';
 import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 import { RangeForm, type Range } from './range-form.tsx';
 import { SummaryView } from './summary-view.tsx';
