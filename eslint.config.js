@@ -37,6 +37,24 @@ const zones = [
     from: './src/test-support',
     message: 'test helpers are for tests (*.test.ts), e2e/ and bench/ only.',
   },
+  {
+    // The app's Whole list feature is used through its entry, so its insides can change shape.
+    target: ['./src/app/*.{ts,tsx}', './src/app/!(whole-list)/**/*.{ts,tsx}'],
+    from: './src/app/whole-list',
+    except: ['./index.ts'],
+    message: 'outside src/app/whole-list, import the feature from its entry, whole-list/index.ts.',
+  },
+  {
+    target: './src/app/whole-list',
+    from: [
+      './src/app/routes',
+      './src/app/views.tsx',
+      './src/app/app.tsx',
+      './src/app/main.tsx',
+      './src/app/entry-server.tsx',
+    ],
+    message: 'the Whole list feature does not import the views that host it.',
+  },
 ];
 
 export default tseslint.config(

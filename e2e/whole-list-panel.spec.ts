@@ -310,3 +310,40 @@ test('on a phone: the panel fits the width and passes the accessibility checks',
   expect(overflow).toBe(0);
   await expectAccessible(page);
 });
+
+test('the panel’s choices join the top item in the address, in place, and back returns to the same view', async ({
+  page,
+}) => {
+  await page.goto(`/playlist/${IDS.playlist101}`);
+  await openPanel(page);
+  await loadAll(page, 101);
+  const entries = await page.evaluate(() => history.length);
+  await page.mouse.wheel(0, 112 * 30);
+  await expect(page).toHaveURL(/[?&]index=\d+$/);
+  const index = new URL(page.url()).searchParams.get('index');
+  const y = await page.evaluate(() => window.scrollY);
+
+  // The query is written beside the top item, and the view stays as it was (not drawn anew,
+  // which would start it at the top).
+  const find = page.getByRole('searchbox', { name: 'Find in titles and channels' });
+  await find.pressSequentially('a');
+  await expect(page).toHaveURL(new RegExp(`\\?index=${index}&q=a$`));
+  expect(await page.evaluate(() => window.scrollY)).toBe(y);
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+
+  // Away and back: the same entry, at the same place, with the panel as the address has it.
+  const middle = await page.evaluate(
+    (selector) =>
+      [...document.querySelectorAll(selector)]
+        .find((row) => row.getBoundingClientRect().top > window.innerHeight / 2)
+        ?.getAttribute('aria-posinset'),
+    ROWS,
+  );
+  // The row's second link is its channel's, in the app.
+  await page.locator(`${ROWS}[aria-posinset="${middle}"]`).getByRole('link').nth(1).click();
+  await expect(page).toHaveURL(/\/channel\/UC[\w-]+$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`\\?index=${index}&q=a$`));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(y);
+  await expect(find).toHaveValue('a');
+});

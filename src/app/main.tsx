@@ -15,9 +15,10 @@ import { preloadViewFor } from './views.tsx';
 
 const viewReady = preloadViewFor(window.location.pathname);
 
-// Scroll positions are remembered per history entry (lib/scroll-memory.ts), keyed like the
-// router keys entries, by `history.state.key`. The entry a tab opened on has no key (the router
-// calls it "default", like every tab's first entry), so it gets one of its own first.
+// Scroll positions are remembered per history entry (lib/scroll-memory.ts), by the key the router
+// first gives the entry (`history.state.key`, lib/history-entry.ts). The entry a tab opened on
+// has no key (the router calls it "default", like every tab's first entry), so it gets one of
+// its own first.
 const state: unknown = window.history.state;
 if (!(state && typeof state === 'object' && 'key' in state)) {
   window.history.replaceState(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { problem } from '../../shared/problem.ts';
-import { describeProblem, formatWait } from '../lib/problem-text.ts';
+import { describeProblem, failureSentence, formatWait, tryAgainIn } from '../lib/problem-text.ts';
 import { ApiError, parseRetryAfter } from './api-error.ts';
 
 const http = (status: number, code: Parameters<typeof problem>[0], retryAfter?: number) =>
@@ -69,5 +69,15 @@ describe('describeProblem', () => {
     expect(formatWait(1)).toBe('1 second');
     expect(formatWait(90)).toBe('2 minutes');
     expect(formatWait(7200)).toBe('2 hours');
+  });
+
+  it('says a failed panel request in the server’s words, with the wait it asked for', () => {
+    expect(failureSentence(http(503, 'upstream_unavailable'))).toBe('detail');
+    expect(failureSentence(http(429, 'quota_exhausted', 90))).toBe(
+      'detail Try again in 2 minutes.',
+    );
+    expect(failureSentence(new ApiError('network', 'Offline'))).toBe('Offline');
+    expect(failureSentence(new Error('boom'))).toBe('Something went wrong.');
+    expect(tryAgainIn(1)).toBe('Try again in 1 second.');
   });
 });

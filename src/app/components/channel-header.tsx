@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
 import { platformChannelUrl } from '../../shared/platform-links.ts';
 import { OpenOnPlatform } from './external-mark.tsx';
+import { cx } from './ui/class-names.ts';
+import { FOCUS_RING } from './ui/focus-ring.ts';
 
 /** Each tab's name: its link, its list's accessible name and part of the page title. */
 export const CHANNEL_TAB_LABEL: Record<ChannelTab, string> = {
@@ -44,11 +46,14 @@ export function ChannelHeader({
               <Link
                 to={channelPath(id, t)}
                 aria-current={t === tab ? 'page' : undefined}
-                className={`-mb-px inline-block border-b-2 px-4 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600 ${
+                // The ring inside the tab: the tab row's border runs along its outside.
+                className={cx(
+                  '-mb-px inline-block border-b-2 px-4 py-2 text-sm font-semibold focus-visible:-outline-offset-2',
+                  FOCUS_RING,
                   t === tab
                     ? 'border-blue-700 text-blue-800 dark:border-blue-400 dark:text-blue-300'
-                    : 'border-transparent text-zinc-700 hover:border-zinc-400 dark:text-zinc-300'
-                }`}
+                    : 'border-transparent text-zinc-700 hover:border-zinc-400 dark:text-zinc-300',
+                )}
               >
                 {CHANNEL_TAB_LABEL[t]}
               </Link>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { TEXT_LINK } from './ui/text-link.tsx';
 
 /** Tells screen reader users that a link opens the platform in a new tab. */
 function NewTabNote() {
@@ -26,10 +27,7 @@ export function PlatformLink({
 /** The headers' "Open on YouTube" link. */
 export function OpenOnPlatform({ href }: { href: string }) {
   return (
-    <PlatformLink
-      href={href}
-      className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
-    >
+    <PlatformLink href={href} className={TEXT_LINK}>
       Open on YouTube
     </PlatformLink>
   );

@@ -1,8 +1,10 @@
 import { formatCount } from '../lib/format.ts';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
-import { formatWait, type ProblemText } from '../lib/problem-text.ts';
+import type { FooterState } from '../hooks/use-paged-list.ts';
+import { tryAgainIn, type ProblemText } from '../lib/problem-text.ts';
+import { Button } from './ui/button.tsx';
+import { TextLink } from './ui/text-link.tsx';
 
 // The explicit states of a list (house style): pending (skeletons), failed first page (a full
 // view message), empty, loading more, failed later page (an inline row), stopped, and the end.
@@ -49,13 +51,9 @@ function useCountdown(seconds: number | null, since: number): number {
 
 function RetryButton({ onRetry, label = 'Retry' }: { onRetry: () => void; label?: string }) {
   return (
-    <button
-      type="button"
-      onClick={onRetry}
-      className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-500 dark:text-zinc-950 dark:hover:bg-blue-400"
-    >
+    <Button size="md" onClick={onRetry}>
       {label}
-    </button>
+    </Button>
   );
 }
 
@@ -64,7 +62,7 @@ function WaitNote({ retryAfter, since }: { retryAfter: number | null; since: num
   if (retryAfter === null || left <= 0) return null;
   return (
     <p role="timer" aria-live="off" className="text-sm text-zinc-700 dark:text-zinc-300">
-      {`Try again in ${formatWait(left)}.`}
+      {tryAgainIn(left)}
     </p>
   );
 }
@@ -105,12 +103,12 @@ export function ProblemView({
           {problem.canReload && onReload && (
             <RetryButton onRetry={onReload} label="Reload the list" />
           )}
-          <Link
+          <TextLink
             to={homePath()}
-            className="rounded-md px-4 py-2 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+            className="rounded-md px-4 py-2 text-sm font-semibold underline-offset-4"
           >
             Go to the home page
-          </Link>
+          </TextLink>
         </div>
       </div>
     </section>
@@ -191,19 +189,6 @@ export function EmptyState({ children }: { children: ReactNode }) {
     </p>
   );
 }
-
-export type FooterState =
-  | { kind: 'more' }
-  | { kind: 'loading' }
-  | {
-      kind: 'error';
-      problem: ProblemText;
-      since: number;
-      onRetry: () => void;
-      onReload: () => void;
-    }
-  | { kind: 'stopped'; text: string }
-  | { kind: 'end'; text: string };
 
 /** The row after the last item: loading more, a failed page with Retry, or the end line. */
 export function ListFooter({ state }: { state: FooterState }) {

@@ -8,7 +8,8 @@ import {
   ProblemView,
   SkeletonRows,
 } from './list-states.tsx';
-import { WindowList, type RowSize, type WindowListHandle } from './window-list.tsx';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import { WindowList, type RowSize } from './window-list.tsx';
 
 interface PagedListProps {
   list: PagedListState;

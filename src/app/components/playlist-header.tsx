@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
 import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistInfo } from '../../shared/catalogue-schema.ts';
 import { plural } from '../lib/format.ts';
 import { platformPlaylistUrl, safeExternalUrl } from '../../shared/platform-links.ts';
 import { OpenOnPlatform } from './external-mark.tsx';
 import { ThumbnailImage } from './thumbnail-image.tsx';
+import { TextButton, TextLink } from './ui/text-link.tsx';
 
 /** Long descriptions start folded to three lines. */
 const FOLD_AFTER_CHARS = 180;
@@ -29,12 +29,9 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
           {info.title}
         </h1>
         <p className="mt-1">
-          <Link
-            to={channelPath(info.channelId)}
-            className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
-          >
+          <TextLink to={channelPath(info.channelId)} className="font-medium">
             {info.channelTitle}
-          </Link>
+          </TextLink>
         </p>
         <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
           {plural(info.totalItems, 'video', 'videos')} · {plural(info.views, 'view', 'views')}
@@ -49,15 +46,14 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
               {info.description}
             </p>
             {foldable && (
-              <button
-                type="button"
+              <TextButton
                 aria-expanded={expanded}
                 aria-controls={descriptionId}
                 onClick={() => setExpanded((e) => !e)}
-                className="mt-1 rounded text-sm font-semibold text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+                className="mt-1 rounded text-sm font-semibold"
               >
                 {expanded ? 'Show less' : 'Show more'}
-              </button>
+              </TextButton>
             )}
           </div>
         )}

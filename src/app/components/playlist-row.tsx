@@ -8,6 +8,8 @@ import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
 import { ROW_TITLE_LINK } from './row-layout.tsx';
 import { ThumbnailImage } from './thumbnail-image.tsx';
+import { cx } from './ui/class-names.ts';
+import { FOCUS_RING } from './ui/focus-ring.ts';
 import type { RowSize } from './window-list.tsx';
 
 /** Fixed heights keep the virtual list exact: [phone, from the sm breakpoint]. */
@@ -53,7 +55,10 @@ export const PlaylistRow = memo(function PlaylistRow({
         </PlatformLink>
         <Link
           to={channelPath(item.channelId)}
-          className="relative z-10 block truncate text-xs text-zinc-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 sm:text-sm dark:text-zinc-300"
+          className={cx(
+            'relative z-10 block truncate text-xs text-zinc-700 hover:underline sm:text-sm dark:text-zinc-300',
+            FOCUS_RING,
+          )}
         >
           {item.channelTitle}
         </Link>

@@ -11,6 +11,7 @@ import {
 } from 'react';
 import { useHydrated } from '../hooks/use-hydrated.ts';
 import { useIsWide } from '../hooks/use-media-query.ts';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
 
 // A window-scrolled virtual list: however many items are loaded, the DOM holds only
 // the rows on screen plus a few either side. Rows have a fixed height, so positions are exact
@@ -26,11 +27,6 @@ export interface RowSize {
   narrow: number;
   wide: number;
   className: string;
-}
-
-export interface WindowListHandle {
-  /** Scrolls the window so that row `index` (0-based position) is at the top, just below a sliver of the row before. */
-  scrollToIndex(index: number): void;
 }
 
 interface WindowListProps {

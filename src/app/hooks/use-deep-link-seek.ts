@@ -1,5 +1,4 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
-import type { WindowListHandle } from '../components/window-list.tsx';
 import {
   findTarget,
   seekState,
@@ -7,8 +6,10 @@ import {
   type SeekState,
   type SeekTarget,
 } from '../lib/deep-link.ts';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import { useHydrated } from './use-hydrated.ts';
 import type { PagedList } from './use-paged-list.ts';
+import { useReplaceSearch } from './use-replace-search.ts';
 
 export interface DeepLinkSeek {
   state: SeekState;
@@ -72,19 +73,18 @@ export function useDeepLinkSeek(
 }
 
 /**
- * The address bar follows the item at the top of the window, replacing the history entry
- * rather than adding one, so the URL always shares the current position. The router's state
- * (its entry key) is kept. Returns the list's `onTopIndexChange`.
+ * The address bar follows the item at the top of the window once scrolling settles, rewriting
+ * the history entry rather than adding one, so the URL always shares the current position.
+ * Returns the list's `onTopIndexChange`.
  */
 export function useAddressFollowsTop(
   items: readonly { index: number }[],
   held: () => boolean,
 ): (position: number) => void {
+  const replaceSearch = useReplaceSearch();
   return (position) => {
     if (held()) return;
     const item = items[position];
-    if (!item) return;
-    const href = withTopIndex(window.location.href, item.index);
-    if (href !== window.location.href) window.history.replaceState(window.history.state, '', href);
+    if (item) replaceSearch((search) => withTopIndex(search, item.index));
   };
 }

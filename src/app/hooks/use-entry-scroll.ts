@@ -1,17 +1,20 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useLayoutEffect, useState } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
+import { entryKey } from '../lib/history-entry.ts';
 import { recalledScroll } from '../lib/scroll-memory.ts';
 
 /**
  * Where the window was when this history entry was last shown, for back/forward (POP)
  * navigations; undefined for new visits, which start at the top. Read once per entry: views
- * are keyed by the location key.
+ * are keyed by the entry's identity.
  */
 function useEntryScroll(): number | undefined {
   const location = useLocation();
   const navigationType = useNavigationType();
-  const [y] = useState(() => (navigationType === 'POP' ? recalledScroll(location.key) : undefined));
+  const [y] = useState(() =>
+    navigationType === 'POP' ? recalledScroll(entryKey(location)) : undefined,
+  );
   return y;
 }
 

@@ -4,7 +4,6 @@ import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { notePages, pagesOptions } from '../api/catalogue-queries.ts';
 import { followChain } from '../api/page-chain.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
-import type { FooterState } from '../components/list-states.tsx';
 import { formatCount } from '../lib/format.ts';
 import { describeProblem, type ProblemText } from '../lib/problem-text.ts';
 import { useListEntryScroll } from './use-entry-scroll.ts';
@@ -12,6 +11,20 @@ import { useListEntryScroll } from './use-entry-scroll.ts';
 // What every endless list derives from its lookup's infinite query: the items in order, the
 // first page's problem, whether to ask for the next page, which footer to show, and where the
 // window goes when the view opens.
+
+/** The row after the last item: loading more, a failed page, a chain that looped, or the end. */
+export type FooterState =
+  | { kind: 'more' }
+  | { kind: 'loading' }
+  | {
+      kind: 'error';
+      problem: ProblemText;
+      since: number;
+      onRetry: () => void;
+      onReload: () => void;
+    }
+  | { kind: 'stopped'; text: string }
+  | { kind: 'end'; text: string };
 
 export type PageItem<E extends EndpointName> = EndpointPage<E>['items'][number];
 

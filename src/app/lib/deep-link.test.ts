@@ -46,12 +46,9 @@ describe('seekState', () => {
 
 describe('withTopIndex', () => {
   it('names the top item, drops the video and keeps the rest', () => {
-    expect(withTopIndex(`http://h/playlist/PL1?v=${VIDEO}`, 42)).toBe(
-      'http://h/playlist/PL1?index=42',
-    );
-    expect(withTopIndex('http://h/playlist/PL1?index=42&si=x#top', 1)).toBe(
-      'http://h/playlist/PL1?si=x#top',
-    );
-    expect(withTopIndex('http://h/playlist/PL1', 1)).toBe('http://h/playlist/PL1');
+    expect(withTopIndex(`?v=${VIDEO}`, 42)).toBe('?index=42');
+    expect(withTopIndex('?index=42&si=x', 1)).toBe('?si=x');
+    expect(withTopIndex('', 1)).toBe('');
+    expect(withTopIndex('?si=x&index=3', 7)).toBe('?si=x&index=7');
   });
 });

@@ -50,13 +50,14 @@ export function seekState(list: {
 }
 
 /**
- * The address with `index` naming the item at the top (none for the first item), and without
- * the `v` the link may have come with; everything else in it is kept.
+ * The query string with `index` naming the item at the top (none for the first item), and
+ * without the `v` the link may have come with; everything else in it is kept.
  */
-export function withTopIndex(href: string, index: number): string {
-  const url = new URL(href);
-  url.searchParams.delete('v');
-  if (index > 1) url.searchParams.set('index', String(index));
-  else url.searchParams.delete('index');
-  return url.href;
+export function withTopIndex(search: string, index: number): string {
+  const query = new URLSearchParams(search);
+  query.delete('v');
+  if (index > 1) query.set('index', String(index));
+  else query.delete('index');
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
 }

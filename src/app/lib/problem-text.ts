@@ -1,7 +1,8 @@
 import { ApiError } from '../api/api-error.ts';
 
-// What the views say when a request fails (spec §2.2, §2.3): what happened, in words, and whether
-// trying again can help.
+// What the app says when a request fails (spec §2.2, §2.3): what happened, in words, whether
+// trying again can help, and how long to wait when the server said. The one place these words
+// are written: a list's own pages and the Whole list panel's requests alike.
 
 type Subject = 'playlist' | 'channel';
 
@@ -24,6 +25,21 @@ export function formatWait(seconds: number): string {
   if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
   const hours = Math.ceil(minutes / 60);
   return `${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
+/** "Try again in 2 minutes.": the wait the server asked for, as a sentence. */
+export function tryAgainIn(seconds: number): string {
+  return `Try again in ${formatWait(seconds)}.`;
+}
+
+/**
+ * A failed request that is not a list's page (what loading all costs, a total, a walk), in one
+ * sentence: the server's own words for it, which name what failed better than a code can here.
+ */
+export function failureSentence(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong.';
+  const detail = error.problem?.detail ?? error.message;
+  return error.retryAfter ? `${detail} ${tryAgainIn(error.retryAfter)}` : detail;
 }
 
 export function describeProblem(error: unknown, subject: Subject, id: string): ProblemText {

@@ -1,6 +1,9 @@
+import { entryKeyOfHistoryState } from './history-entry.ts';
+
 // Window scroll positions per history entry, so that back and forward return to the same
-// position at once. Keyed by the router's history key, which `history.state.key` holds; kept
-// in sessionStorage too, so a reload of the tab can come back to where it was.
+// position at once. Keyed by the entry's identity (history-entry.ts), read from `history.state`
+// where the router keeps it; kept in sessionStorage too, so a reload of the tab can come back
+// to where it was.
 
 const STORAGE_KEY = 'catalogue-explorer:scroll';
 const MAX_ENTRIES = 100;
@@ -23,12 +26,9 @@ function load(): Map<string, number> {
   return positions;
 }
 
-/** The key of the current history entry, as React Router stores it. */
+/** The identity of the current history entry. */
 function currentHistoryKey(): string {
-  const state: unknown = window.history.state;
-  if (state && typeof state === 'object' && 'key' in state && typeof state.key === 'string')
-    return state.key;
-  return 'default';
+  return entryKeyOfHistoryState(window.history.state);
 }
 
 function rememberScroll(key: string, y: number): void {

@@ -10,12 +10,13 @@ import {
 } from '../components/channel-playlist-row.tsx';
 import { CHANNEL_VIDEO_ROW_SIZE, ChannelVideoRow } from '../components/channel-video-row.tsx';
 import { PagedList } from '../components/paged-list.tsx';
-import type { RowSize, WindowListHandle } from '../components/window-list.tsx';
-import { WholeListSlot } from '../components/whole-list-slot.tsx';
+import type { RowSize } from '../components/window-list.tsx';
 import { usePagedList, type PageItem } from '../hooks/use-paged-list.ts';
-import { useWholeList } from '../hooks/use-whole-list.ts';
 import { useChannelTitle } from '../lib/channel-titles.ts';
 import { plural } from '../lib/format.ts';
+import { entryKey } from '../lib/history-entry.ts';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import { useWholeList, WholeListSlot } from '../whole-list/index.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 
 // `/channel/:id[/videos]` and `/channel/:id/playlists`: one header with tabs over the tab's
@@ -64,20 +65,12 @@ export function ChannelRoute({ tab }: { tab: ChannelTab }) {
       <title>{`${title ?? id} · ${CHANNEL_TAB_LABEL[tab]} · Catalogue Explorer`}</title>
       <ChannelHeader id={id} title={title} tab={tab} />
       {/* One list per history entry: its restored position is its own. */}
-      <ChannelTabList key={location.key} id={id} tab={tab} search={location.search} />
+      <ChannelTabList key={entryKey(location)} id={id} tab={tab} />
     </div>
   );
 }
 
-function ChannelTabList<T extends ChannelTab>({
-  id,
-  tab,
-  search,
-}: {
-  id: string;
-  tab: T;
-  search: string;
-}) {
+function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T }) {
   const { endpoint, noun, rowSize, renderItem } = TAB_LISTS[tab];
   const list = usePagedList(
     endpoint,
@@ -85,7 +78,7 @@ function ChannelTabList<T extends ChannelTab>({
     (count) => `End of the channel’s ${noun.many} · ${plural(count, noun.one, noun.many)}`,
   );
   const listRef = useRef<WindowListHandle>(null);
-  const wholeList = useWholeList(search, listRef);
+  const wholeList = useWholeList(listRef);
   return (
     <PagedList
       list={list}

@@ -3,6 +3,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { channelPath, playlistPath } from '../../shared/app-routes.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
+import { Button } from '../components/ui/button.tsx';
+import { cx } from '../components/ui/class-names.ts';
+import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
+import { TextInput } from '../components/ui/text-field.tsx';
+import { TextButton } from '../components/ui/text-link.tsx';
 import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
 import { clearRecentViews, useRecentViews } from '../lib/recent-views.ts';
 import { pathFor, readUserInput } from '../lib/view-target.ts';
@@ -58,7 +63,8 @@ function OpenForm() {
         https://www.youtube.com/playlist?list=…
       </p>
       <div className="mt-2 flex flex-col gap-2 sm:flex-row">
-        <input
+        <TextInput
+          size="lg"
           id={inputId}
           name="target"
           type="text"
@@ -69,14 +75,11 @@ function OpenForm() {
           spellCheck={false}
           aria-invalid={message !== null}
           aria-describedby={message !== null ? `${errorId} ${hintId}` : hintId}
-          className="min-w-0 flex-1 rounded-md border border-zinc-400 bg-white px-3 py-2 text-zinc-900 placeholder:text-zinc-500 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 aria-invalid:border-red-600 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-50"
+          className="min-w-0 flex-1"
         />
-        <button
-          type="submit"
-          className="rounded-md bg-blue-700 px-5 py-2 font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-500 dark:text-zinc-950 dark:hover:bg-blue-400"
-        >
+        <Button type="submit" size="lg">
           Open
-        </button>
+        </Button>
       </div>
       <p
         id={errorId}
@@ -89,8 +92,10 @@ function OpenForm() {
   );
 }
 
-const cardLink =
-  'block h-full rounded-lg border border-zinc-200 p-3 hover:border-zinc-400 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-800 dark:hover:border-zinc-600 dark:hover:bg-zinc-900';
+const cardLink = cx(
+  'block h-full rounded-lg border border-zinc-200 p-3 hover:border-zinc-400 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:border-zinc-600 dark:hover:bg-zinc-900',
+  FOCUS_RING_OUTSIDE,
+);
 
 function KindTag({ kind }: { kind: 'playlist' | 'channel' }) {
   return (
@@ -109,13 +114,9 @@ function RecentViews() {
         <h2 id="recent-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
           Recently opened
         </h2>
-        <button
-          type="button"
-          onClick={clearRecentViews}
-          className="rounded text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
-        >
+        <TextButton onClick={clearRecentViews} className="rounded text-sm">
           Clear
-        </button>
+        </TextButton>
       </div>
       <ul className="mt-3 grid gap-3 sm:grid-cols-2">
         {recent.map((view) => (

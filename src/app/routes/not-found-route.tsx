@@ -1,5 +1,6 @@
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
+import { ButtonLink } from '../components/ui/button.tsx';
 import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
 
 export function NotFoundView({
@@ -15,12 +16,9 @@ export function NotFoundView({
       <title>{`${heading} · Catalogue Explorer`}</title>
       <h1 className="text-2xl font-semibold text-zinc-900 dark:text-zinc-50">{heading}</h1>
       <div className="mt-3 text-zinc-700 break-words dark:text-zinc-300">{children}</div>
-      <Link
-        to={homePath()}
-        className="mt-6 inline-block rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-500 dark:text-zinc-950 dark:hover:bg-blue-400"
-      >
+      <ButtonLink to={homePath()} size="md" className="mt-6">
         Go to the home page
-      </Link>
+      </ButtonLink>
     </section>
   );
 }

@@ -5,14 +5,15 @@ import { PagedList } from '../components/paged-list.tsx';
 import { PlaylistHeader, PlaylistHeaderSkeleton } from '../components/playlist-header.tsx';
 import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
 import { SeekStatus } from '../components/seek-status.tsx';
-import type { WindowListHandle } from '../components/window-list.tsx';
-import { WholeListSlot } from '../components/whole-list-slot.tsx';
 import { useAddressFollowsTop, useDeepLinkSeek } from '../hooks/use-deep-link-seek.ts';
 import { usePagedList } from '../hooks/use-paged-list.ts';
-import { useWholeList } from '../hooks/use-whole-list.ts';
+import { useReplaceSearch } from '../hooks/use-replace-search.ts';
 import { readSeekTarget, withTopIndex } from '../lib/deep-link.ts';
 import { plural } from '../lib/format.ts';
+import { entryKey } from '../lib/history-entry.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
+import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import { useWholeList, WholeListSlot } from '../whole-list/index.ts';
 
 // `/playlist/:id[?index=N | ?v=VIDEO]`: the playlist's header over its endless list, opened at
 // the item the link names, with the address bar kept on the item at the top.
@@ -21,7 +22,7 @@ export function PlaylistRoute() {
   const { id = '' } = useParams();
   const location = useLocation();
   // One view per history entry: its deep-link target and restored position are its own.
-  return <PlaylistView key={location.key} id={id} search={location.search} />;
+  return <PlaylistView key={entryKey(location)} id={id} search={location.search} />;
 }
 
 function PlaylistView({ id, search }: { id: string; search: string }) {
@@ -36,15 +37,12 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   const [target] = useState(() => readSeekTarget(search));
   const listRef = useRef<WindowListHandle>(null);
   const seek = useDeepLinkSeek(target, list, listRef);
+  const replaceSearch = useReplaceSearch();
   // The "Whole list" panel: a match it jumps to is shared as ?index=N, as a deep link is.
-  const wholeList = useWholeList(search, listRef, (position) => {
+  const wholeList = useWholeList(listRef, (position) => {
     const item = list.items[position];
     if (!item || wholeList.order !== null) return;
-    window.history.replaceState(
-      window.history.state,
-      '',
-      withTopIndex(window.location.href, item.index),
-    );
+    replaceSearch((current) => withTopIndex(current, item.index));
   });
   const followTop = useAddressFollowsTop(
     list.items,

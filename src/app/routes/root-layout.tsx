@@ -1,6 +1,8 @@
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
+import { cx } from '../components/ui/class-names.ts';
+import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
 import { useHydrated } from '../hooks/use-hydrated.ts';
 import { RouteErrorBoundary } from './route-error.tsx';
 
@@ -30,7 +32,10 @@ export function RootLayout() {
         <div className="mx-auto flex h-14 max-w-5xl items-center px-3 sm:px-6">
           <Link
             to={homePath()}
-            className="flex items-center gap-2 rounded font-semibold text-zinc-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-zinc-50"
+            className={cx(
+              'flex items-center gap-2 rounded font-semibold text-zinc-900 dark:text-zinc-50',
+              FOCUS_RING_OUTSIDE,
+            )}
           >
             <img src="/favicon.svg" alt="" width="24" height="24" className="size-6" />
             Catalogue Explorer

@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Button } from '../components/ui/button.tsx';
 import { NotFoundView } from './not-found-route.tsx';
 
 // The views' error boundary: a view that crashed, or whose code failed to download. Keyed by
@@ -25,13 +26,14 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, State
     return (
       <NotFoundView heading="Something went wrong">
         <p>This view could not be shown. Reloading the page usually helps.</p>
-        <button
-          type="button"
+        <Button
+          variant="secondary"
+          size="md"
           onClick={() => window.location.reload()}
-          className="mt-4 rounded-md border border-zinc-400 px-4 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          className="mt-4"
         >
           Reload
-        </button>
+        </Button>
       </NotFoundView>
     );
   }

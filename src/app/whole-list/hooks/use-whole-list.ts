@@ -1,11 +1,7 @@
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { WindowListHandle } from '../components/window-list.tsx';
-import {
-  hasPanelParams,
-  NO_PANEL_PARAMS,
-  readPanelParams,
-  replacePanelParams,
-} from '../lib/whole-list-params.ts';
+import type { WindowListHandle } from '../../lib/window-list-handle.ts';
+import { hasPanelParams, NO_PANEL_PARAMS } from '../lib/panel-params.ts';
+import { usePanelAddress } from './use-panel-address.ts';
 
 // What a view keeps for its "Whole list" panel: whether it is open (a link that names the
 // panel's choices opens with it), the order the panel sorted the list in (row p shows item
@@ -28,12 +24,12 @@ export interface WholeListHost {
 }
 
 export function useWholeList(
-  search: string,
   listRef: RefObject<WindowListHandle | null>,
   /** Called after a jump with the item's position (a playlist puts its index in the address). */
   onJumped?: (position: number) => void,
 ): WholeListHost {
-  const [open, setOpen] = useState(() => hasPanelParams(readPanelParams(search)));
+  const address = usePanelAddress();
+  const [open, setOpen] = useState(() => hasPanelParams(address.params));
   const [order, setOrder] = useState<Int32Array | null>(null);
   const [marked, setMarked] = useState(-1);
   const orderRef = useRef(order);
@@ -62,7 +58,7 @@ export function useWholeList(
       // Closed: its choices leave the list and the address.
       setOrder(null);
       setMarked(-1);
-      replacePanelParams(NO_PANEL_PARAMS);
+      address.write(NO_PANEL_PARAMS);
     }
     setOpen(!open);
   };

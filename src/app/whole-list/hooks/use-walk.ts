@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ListKind, WalkProgress } from '../../shared/whole-list.ts';
+import type { ListKind, WalkProgress } from '../../../shared/whole-list.ts';
 import { loadAll, type WalkOutcome } from '../api/walk-stream.ts';
 import { walkCostOptions } from '../api/whole-list-queries.ts';
 

@@ -5,8 +5,8 @@ import {
   walkCostPath,
   walkCostSchema,
   type ListKind,
-} from '../../shared/whole-list.ts';
-import { getParsed } from './api-client.ts';
+} from '../../../shared/whole-list.ts';
+import { getParsed } from '../../api/api-client.ts';
 
 // The "Whole list" panel's questions to the server: what loading all of a list would cost
 // now, and a list's summary (its exact total, over a range of it when asked).

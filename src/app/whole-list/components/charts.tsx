@@ -1,8 +1,8 @@
 import { memo, useId, useMemo } from 'react';
-import { itemViews, type ListItem, type ListKind } from '../../shared/whole-list.ts';
-import { formatCount, plural } from '../lib/format.ts';
+import { itemViews, type ListItem, type ListKind } from '../../../shared/whole-list.ts';
+import { formatCount, plural } from '../../lib/format.ts';
 import { durationBins, logBins, type Bin } from '../lib/histogram.ts';
-import { CARD, QUIET, SUBHEADING } from './ui.ts';
+import { CARD, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // Distributions drawn as inline SVG bar charts: durations, and views (or a playlist's videos)
 // on a log scale. Each chart has its words in a figcaption and its numbers in a table that

@@ -1,5 +1,5 @@
-import type { ListKind } from '../../shared/whole-list.ts';
-import type { SortKey } from './whole-list-params.ts';
+import { itemViews, type ListItem, type ListKind } from '../../../shared/whole-list.ts';
+import type { SortKey } from './panel-params.ts';
 
 // Orders of a whole list, as positions (0-based, in the list's own order) in the order shown:
 // the view's virtual list draws row p as item order[p]. Items without the value sorted on
@@ -66,4 +66,11 @@ export function inverseOrder(order: Int32Array): Int32Array {
   const inverse = new Int32Array(order.length);
   for (let p = 0; p < order.length; p++) inverse[order[p]!] = p;
   return inverse;
+}
+
+/** What `key` sorts an item on: its views, its videos (a playlist in a channel), or its duration. */
+export function sortValue(list: ListKind, item: ListItem, key: SortKey): number | null {
+  if (key === 'views') return itemViews(list, item);
+  if (key === 'most' || key === 'fewest') return (item as { videoCount: number }).videoCount;
+  return (item as { duration: number | null }).duration;
 }

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pagesOptions } from './catalogue-queries.ts';
+import { pagesOptions } from '../../api/catalogue-queries.ts';
 import { loadAll, mergeChain, ndjsonLines } from './walk-stream.ts';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {

@@ -1,4 +1,4 @@
-import { readIndex } from '../../shared/app-routes.ts';
+import { readIndex } from '../../../shared/app-routes.ts';
 
 // What the "Whole list" panel keeps in the address (so a link shares it): the find query
 // (`q`), the order (`sort`) and the range its total covers (`from`, `to`). Pure, and small: the
@@ -54,25 +54,17 @@ export function hasPanelParams(params: PanelParams): boolean {
   );
 }
 
-/** The address with `patch` applied: defaults are left out; everything else is kept. */
-export function withPanelParams(href: string, patch: Partial<PanelParams>): string {
-  const url = new URL(href);
+/** The query string with `patch` applied: defaults are left out; everything else is kept. */
+export function withPanelParams(search: string, patch: Partial<PanelParams>): string {
+  const query = new URLSearchParams(search);
   const set = (name: string, value: string | undefined) => {
-    if (value === undefined || value === '') url.searchParams.delete(name);
-    else url.searchParams.set(name, value);
+    if (value === undefined || value === '') query.delete(name);
+    else query.set(name, value);
   };
   if ('q' in patch) set('q', patch.q);
   if ('sort' in patch) set('sort', patch.sort === 'given' ? undefined : patch.sort);
   if ('from' in patch) set('from', patch.from?.toString());
   if ('to' in patch) set('to', patch.to?.toString());
-  return url.href;
-}
-
-/**
- * Writes the panel's choices to the address bar in place (no new history entry, the router's
- * state kept), as the list does with the item at the top.
- */
-export function replacePanelParams(patch: Partial<PanelParams>): void {
-  const href = withPanelParams(window.location.href, patch);
-  if (href !== window.location.href) window.history.replaceState(window.history.state, '', href);
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
 }

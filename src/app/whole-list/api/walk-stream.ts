@@ -1,15 +1,15 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
+import type { EndpointName, EndpointPage } from '../../../shared/endpoints.ts';
 import {
   walkEventSchema,
   walkPath,
   type WalkCost,
   type WalkProgress,
   type WalkStop,
-} from '../../shared/whole-list.ts';
-import { readPage, request } from './api-client.ts';
-import { ApiError } from './api-error.ts';
-import { pagesOptions } from './catalogue-queries.ts';
+} from '../../../shared/whole-list.ts';
+import { readPage, request } from '../../api/api-client.ts';
+import { ApiError } from '../../api/api-error.ts';
+import { pagesOptions } from '../../api/catalogue-queries.ts';
 
 // "Load all": the server walks a list's continuation chain and streams each page as it reads
 // it (NDJSON, GET /api/walk/{list}/{id}). The pages go into the view's own infinite query, in

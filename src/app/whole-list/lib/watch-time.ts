@@ -1,4 +1,5 @@
-// Formatting for the panel's figures (the rest of the app's is lib/format.ts).
+// How long watching takes, as the panel's total says it: a long duration in words, and the
+// playback speeds it is given at (the rest of the app's formatting is src/app/lib/format.ts).
 
 /** "416 h 40 min", "12 min 5 s", "45 s": a long duration as a person says it. */
 export function formatLongDuration(seconds: number): string {

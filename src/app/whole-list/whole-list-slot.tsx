@@ -1,9 +1,11 @@
 import { useEffect, useId, useState } from 'react';
-import type { ListItem, ListKind } from '../../shared/whole-list.ts';
+import { cx } from '../components/ui/class-names.ts';
+import { FOCUS_RING } from '../components/ui/focus-ring.ts';
+import { TextButton } from '../components/ui/text-link.tsx';
 import { useHydrated } from '../hooks/use-hydrated.ts';
-import type { WholeListHost } from '../hooks/use-whole-list.ts';
+import type { WholeListProps } from './panel-props.ts';
 // Types only (erased): the panel's code is loaded by the dynamic import below.
-import type * as PanelExports from '../whole-list/panel.tsx';
+import type * as PanelExports from './panel.tsx';
 
 // The "Whole list" disclosure on every list view. Its panel (load all, totals, find, sort,
 // charts, export) is a code chunk of its own, downloaded the first time it opens, so the views
@@ -16,7 +18,7 @@ type PanelModule = typeof PanelExports;
 let panelModule: PanelModule | null = null;
 let panelLoading: Promise<PanelModule> | null = null;
 function loadPanel(): Promise<PanelModule> {
-  panelLoading ??= import('../whole-list/panel.tsx').then(
+  panelLoading ??= import('./panel.tsx').then(
     (module) => (panelModule = module),
     (error: unknown) => {
       panelLoading = null; // a retry downloads again
@@ -55,18 +57,7 @@ function usePanelModule(wanted: boolean): {
   };
 }
 
-export interface WholeListSlotProps {
-  list: ListKind;
-  id: string;
-  host: WholeListHost;
-  items: readonly ListItem[];
-  /** Every page is in. */
-  complete: boolean;
-  /** A playlist's stated length. */
-  totalItems: number | null;
-}
-
-export function WholeListSlot({ list, id, host, items, complete, totalItems }: WholeListSlotProps) {
+export function WholeListSlot({ list, id, host, items, complete, totalItems }: WholeListProps) {
   const hydrated = useHydrated();
   const { module, failed, retry } = usePanelModule(host.open && hydrated);
   const headingId = useId();
@@ -85,7 +76,10 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
             aria-expanded={host.open}
             aria-controls={bodyId}
             onClick={host.toggle}
-            className="flex w-full items-center gap-2 rounded-xl px-4 py-3 text-left text-zinc-900 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-50 dark:hover:bg-zinc-800"
+            className={cx(
+              'flex w-full items-center gap-2 rounded-xl px-4 py-3 text-left text-zinc-900 hover:bg-zinc-100 dark:text-zinc-50 dark:hover:bg-zinc-800',
+              FOCUS_RING,
+            )}
           >
             <span
               aria-hidden="true"
@@ -109,13 +103,9 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
           ) : failed ? (
             <p role="alert" className="text-sm text-zinc-800 dark:text-zinc-200">
               The panel could not be loaded.{' '}
-              <button
-                type="button"
-                onClick={retry}
-                className="font-semibold text-blue-700 underline dark:text-blue-400"
-              >
+              <TextButton onClick={retry} className="font-semibold underline">
                 Try again
-              </button>
+              </TextButton>
             </p>
           ) : host.open ? (
             <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">

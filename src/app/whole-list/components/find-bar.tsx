@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
-import { formatCount } from '../lib/format.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { TextInput } from '../../components/ui/text-field.tsx';
+import { formatCount } from '../../lib/format.ts';
+import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import {
   buildHaystack,
   findMatches,
@@ -9,8 +11,8 @@ import {
   type Findable,
 } from '../lib/list-find.ts';
 import { inverseOrder } from '../lib/list-sort.ts';
-import { readPanelParams, replacePanelParams } from '../lib/whole-list-params.ts';
-import { BUTTON_QUIET, INPUT, QUIET } from './ui.ts';
+import type { WholeListProps } from '../panel-props.ts';
+import { QUIET } from './panel-styles.ts';
 
 // Find as you type, in a bar that stays at the top of the window over the list: the match
 // count, next and previous (Enter, Shift+Enter), each match shown at its place in the list and
@@ -22,8 +24,14 @@ import { BUTTON_QUIET, INPUT, QUIET } from './ui.ts';
 /** How long typing must pause before the query is written to the address. */
 const ADDRESS_DELAY_MS = 400;
 
-export function FindBar({ list, items, complete, totalItems, host }: WholeListSlotProps) {
-  const [query, setQuery] = useState(() => readPanelParams(window.location.search).q);
+/** The find bar's height: a jump from elsewhere in the panel keeps its row clear of the bar. */
+export function findBarHeight(): number {
+  return document.querySelector<HTMLElement>('[data-find-bar]')?.offsetHeight ?? 0;
+}
+
+export function FindBar({ list, items, complete, totalItems, host }: WholeListProps) {
+  const address = usePanelAddress();
+  const [query, setQuery] = useState(address.params.q);
   const haystack = useMemo(() => buildHaystack(items as readonly Findable[]), [items]);
   const { order } = host;
   const matches = useMemo(() => {
@@ -42,13 +50,14 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListSl
 
   // The query goes into the address (?q=) once typing pauses: writing the address costs the
   // browser a few milliseconds each time, too much to pay on every key.
+  const { write } = address;
   useEffect(() => {
     const timer = setTimeout(
-      () => replacePanelParams({ q: normalizeQuery(query) === '' ? '' : query.trim() }),
+      () => write({ q: normalizeQuery(query) === '' ? '' : query.trim() }),
       ADDRESS_DELAY_MS,
     );
     return () => clearTimeout(timer);
-  }, [query]);
+  }, [query, write]);
 
   const go = (step: 1 | -1) => {
     const next = stepMatch(at, matches.length, step);
@@ -83,14 +92,14 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListSl
       className="sticky top-0 z-10 -mx-3 mb-2 contain-content border-b border-zinc-200 bg-white px-3 py-2 sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950"
     >
       <div role="search" className="flex items-center gap-2">
-        <input
+        <TextInput
           type="search"
           aria-label={label}
           placeholder={`${label}…`}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={onKeyDown}
-          className={`${INPUT} w-0 min-w-0 flex-1`}
+          className="w-0 min-w-0 flex-1"
           autoComplete="off"
           spellCheck={false}
         />
@@ -102,24 +111,24 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListSl
           >
             {count}
           </span>
-          <button
-            type="button"
+          <Button
+            variant="secondary"
+            size="sm"
             onClick={() => go(-1)}
             disabled={matches.length === 0}
-            className={BUTTON_QUIET}
             aria-label="Previous match"
           >
             <span aria-hidden="true">↑</span>
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
             onClick={() => go(1)}
             disabled={matches.length === 0}
-            className={BUTTON_QUIET}
             aria-label="Next match"
           >
             <span aria-hidden="true">↓</span>
-          </button>
+          </Button>
         </div>
       </div>
       {searching && scope && (

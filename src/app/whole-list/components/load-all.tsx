@@ -1,23 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import type { WalkCost, WalkProgress } from '../../shared/whole-list.ts';
-import { ApiError } from '../api/api-error.ts';
+import type { WalkCost, WalkProgress } from '../../../shared/whole-list.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { formatCount, plural } from '../../lib/format.ts';
+import { failureSentence, formatWait, tryAgainIn } from '../../lib/problem-text.ts';
 import { walkCostOptions } from '../api/whole-list-queries.ts';
-import { formatCount, plural } from '../lib/format.ts';
-import { formatWait } from '../lib/problem-text.ts';
-import type { WholeListSlotProps } from '../components/whole-list-slot.tsx';
-import { BUTTON, BUTTON_QUIET, CARD, NOTE, QUIET, SUBHEADING } from './ui.ts';
-import type { Walk } from './use-walk.ts';
+import type { Walk } from '../hooks/use-walk.ts';
+import type { WholeListProps } from '../panel-props.ts';
+import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // "Load all": what it costs first (upstream lookups, the hour's quota left), then a progress
 // bar that can be cancelled. What has loaded stays in the list.
-
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError) {
-    const detail = error.problem?.detail ?? error.message;
-    return error.retryAfter ? `${detail} Try again in ${formatWait(error.retryAfter)}.` : detail;
-  }
-  return 'Something went wrong.';
-}
 
 function CostLine({ cost }: { cost: WalkCost }) {
   const { quota } = cost;
@@ -91,15 +83,15 @@ function outcomeText(walk: Walk, count: number): string | null {
     case 'cancelled':
       return `Cancelled: ${loaded}.`;
     case 'stopped':
-      return `The server stopped before the end${outcome.stoppedBy ? `: ${outcome.stoppedBy.detail}` : ''}${outcome.stoppedBy?.retryAfter ? ` Try again in ${formatWait(outcome.stoppedBy.retryAfter)}.` : '.'} ${loaded}.`;
+      return `The server stopped before the end${outcome.stoppedBy ? `: ${outcome.stoppedBy.detail}` : ''}${outcome.stoppedBy?.retryAfter ? ` ${tryAgainIn(outcome.stoppedBy.retryAfter)}` : '.'} ${loaded}.`;
     case 'cut':
       return `The connection was cut before the end: ${loaded}.`;
     case 'failed':
-      return `${errorText(outcome.error)} ${count > 0 ? `${loaded}.` : ''}`.trim();
+      return `${failureSentence(outcome.error)} ${count > 0 ? `${loaded}.` : ''}`.trim();
   }
 }
 
-export function LoadAll({ list, id, complete, items, walk }: WholeListSlotProps & { walk: Walk }) {
+export function LoadAll({ list, id, complete, items, walk }: WholeListProps & { walk: Walk }) {
   const running = walk.state.phase === 'running';
   const cost = useQuery({ ...walkCostOptions(list, id), enabled: !complete && !running });
   const outcome = outcomeText(walk, items.length);
@@ -118,9 +110,9 @@ export function LoadAll({ list, id, complete, items, walk }: WholeListSlotProps 
                 progress={walk.state.phase === 'running' ? walk.state.progress : null}
                 totalPages={cost.data?.pages ?? null}
               />
-              <button type="button" onClick={walk.cancel} className={BUTTON_QUIET}>
+              <Button variant="secondary" size="sm" onClick={walk.cancel}>
                 Cancel
-              </button>
+              </Button>
             </div>
           ) : (
             <>
@@ -129,7 +121,7 @@ export function LoadAll({ list, id, complete, items, walk }: WholeListSlotProps 
                   Checking what loading everything costs…
                 </p>
               ) : cost.isError ? (
-                <p className={NOTE}>{`What it costs is unknown: ${errorText(cost.error)}`}</p>
+                <p className={NOTE}>{`What it costs is unknown: ${failureSentence(cost.error)}`}</p>
               ) : (
                 <CostLine cost={cost.data} />
               )}
@@ -138,14 +130,9 @@ export function LoadAll({ list, id, complete, items, walk }: WholeListSlotProps 
                   {outcome}
                 </p>
               )}
-              <button
-                type="button"
-                onClick={walk.start}
-                disabled={cost.data?.affordable === false}
-                className={BUTTON}
-              >
+              <Button size="sm" onClick={walk.start} disabled={cost.data?.affordable === false}>
                 {items.length > 0 && walk.state.phase === 'ended' ? 'Load the rest' : 'Load all'}
-              </button>
+              </Button>
             </>
           )}
         </div>

@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { plural } from '../../lib/format.ts';
+import { failureSentence } from '../../lib/problem-text.ts';
+import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
+import { usePanelAddress } from '../hooks/use-panel-address.ts';
+import type { WholeListProps } from '../panel-props.ts';
+import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
+import { RangeForm, type Range } from './range-form.tsx';
+import { SummaryView } from './summary-view.tsx';
+
+// The list's exact total, from the server's summary: a duration with the time it takes at
+// faster speeds, or a channel's videos across its playlists; over a range of items (from A to
+// B) when one is chosen, kept in the address as ?from=&to= so that it can be shared.
+
+export function Totals(props: WholeListProps) {
+  const address = usePanelAddress();
+  const [range, setRange] = useState<Range>(() => {
+    const { from, to } = address.params;
+    return { from, to };
+  });
+  // The server adds up by reading every page: asked for at once when that is free (the pages
+  // are cached, or the whole list is already here) or when a link names a range; otherwise
+  // what it would cost is said first, as for Load all.
+  const [asked, setAsked] = useState(() => range.from !== undefined || range.to !== undefined);
+  const cost = useQuery({
+    ...walkCostOptions(props.list, props.id),
+    enabled: !props.complete && !asked,
+  });
+  const free = props.complete || cost.data?.lookups === 0;
+  const summary = useQuery({
+    ...summaryOptions(props.list, props.id, range.from, range.to),
+    enabled: asked || free,
+  });
+  const apply = (next: Range) => {
+    setAsked(true);
+    setRange(next);
+    address.write(next);
+  };
+  const heading = props.list === 'channel-playlists' ? 'Videos in all playlists' : 'Total time';
+  return (
+    <div className={CARD}>
+      <h3 className={SUBHEADING}>{heading}</h3>
+      {!asked && !free ? (
+        <div className="mt-2 space-y-2">
+          <p className={NOTE}>
+            {cost.data?.lookups
+              ? `Adding up every item reads the whole list: ${plural(cost.data.lookups, 'lookup', 'lookups')} to the catalogue.`
+              : 'Adding up every item reads the whole list, a lookup for each page not yet read.'}
+          </p>
+          <Button size="sm" onClick={() => setAsked(true)}>
+            Add up the whole list
+          </Button>
+        </div>
+      ) : summary.isPending ? (
+        <p role="status" className={`${QUIET} mt-2`}>
+          Adding up the list…
+        </p>
+      ) : summary.isError ? (
+        <p role="alert" className={`${NOTE} mt-2`}>
+          {`The total could not be computed: ${failureSentence(summary.error)}`}
+        </p>
+      ) : (
+        <SummaryView summary={summary.data} props={props} />
+      )}
+      <RangeForm range={range} max={props.totalItems} onApply={apply} />
+    </div>
+  );
+}

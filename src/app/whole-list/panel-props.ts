@@ -1,0 +1,14 @@
+import type { ListItem, ListKind } from '../../shared/whole-list.ts';
+import type { WholeListHost } from './hooks/use-whole-list.ts';
+
+/** What a list view gives its Whole list panel: the list, what of it has loaded, and its host. */
+export interface WholeListProps {
+  list: ListKind;
+  id: string;
+  host: WholeListHost;
+  items: readonly ListItem[];
+  /** Every page is in. */
+  complete: boolean;
+  /** A playlist's stated length. */
+  totalItems: number | null;
+}
