@@ -27,9 +27,9 @@ import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-pro
 
 // The explorer server as one Hono app, wired from parts built elsewhere (start-explorer.ts),
 // so that tests can pass real ones (an upstream over HTTP, a small cache, a tight quota) and
-// call `app.request()`. It answers the three lookups on the app's own origin, serves the
-// built app, ships a deep link's first page inside the HTML, and proxies the embedded
-// catalogue's thumbnails. Each route and middleware lives in a module of its own.
+// call `app.request()`. It registers the HTTP API from its operation table
+// (routes/api-operations.ts), then what is not API: the embedded catalogue's thumbnails, the
+// built app's files and the app's pages, rendered with a deep link's first page inside.
 
 export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 'sharingDown'> {
   /** Why the state shared with other replicas is unreachable (routes/health.ts); unset: alone. */
