@@ -53,7 +53,9 @@ const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, Json>>> = {
 
 /** One answer for the codes of one status: what each means, and when to ask again. */
 function problemAnswer(codes: ProblemCode[], members: Operation<unknown>['problemMembers']): Json {
-  const description = codes.map((code) => `${PROBLEM_CODES[code].meaning} (\`${code}\`)`).join(' ');
+  const description = codes
+    .map((code) => `- \`${code}\`: ${PROBLEM_CODES[code].meaning}`)
+    .join('\n');
   const retry = codes.map((code) => (PROBLEM_CODES[code] as { retryAfter?: string }).retryAfter);
   const headers: Record<string, Json> = Object.assign(
     {},
