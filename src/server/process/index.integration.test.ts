@@ -9,7 +9,7 @@ import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-cat
 
 // `node src/server/index.ts` as users run it: it refuses a half configuration with a clear
 // message, logs JSON lines without credentials, and on SIGTERM lets a request in flight
-// finish before it exits (the HTTP edge's own behaviour under load: http-shutdown.test.ts).
+// finish before it exits (the HTTP edge's own behaviour under load: http-shutdown.integration.test.ts).
 // Runs in an empty directory, so no developer's .env takes part.
 
 const INDEX = resolve('src/server/index.ts');
