@@ -21,7 +21,11 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function connect(commandTimeoutMs = 250): Promise<RedisConnection> {
+/**
+ * By default a deadline that a loaded machine meets: where a test is not about a slow Redis, no
+ * command falls back for want of a CPU.
+ */
+async function connect(commandTimeoutMs = 2000): Promise<RedisConnection> {
   const connection = createRedisConnection({
     url: redis.url,
     commandTimeoutMs,
@@ -29,7 +33,7 @@ async function connect(commandTimeoutMs = 250): Promise<RedisConnection> {
     heartbeatMs: 100,
   });
   connections.push(connection);
-  for (let i = 0; i < 100 && !connection.up(); i++) await sleep(20);
+  for (let i = 0; i < 500 && !connection.up(); i++) await sleep(20);
   expect(connection.up()).toBe(true);
   return connection;
 }
