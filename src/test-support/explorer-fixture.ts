@@ -65,9 +65,15 @@ export interface ExplorerFixture {
   setFaults(faults: object): Promise<void>;
   /** Faults off and the proxy's count back to zero, for the next test. */
   reset(): Promise<void>;
-  /** An explorer in this process; `env` adds to `upstreamEnv` (`CATALOGUE_BASE_URL: ''`: embedded). */
+  /**
+   * An explorer in this process, behind the HTTP edge on a loopback port; `env` adds to
+   * `upstreamEnv` (`CATALOGUE_BASE_URL: ''` is the embedded mode, as in a .env file).
+   */
   serve(env?: ExplorerEnv, options?: { logger?: Logger }): Promise<ServedExplorer>;
-  /** `node src/server/index.ts` in an empty folder (no developer's .env takes part); `env` as for `serve`. */
+  /**
+   * `node src/server/index.ts` in an empty folder, so that no developer's .env takes part;
+   * `env` as for `serve`.
+   */
   spawn(env?: ExplorerEnv): ExplorerChild;
   close(): Promise<void>;
 }

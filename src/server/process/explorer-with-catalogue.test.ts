@@ -130,7 +130,8 @@ describe('the explorer in front of the catalogue', () => {
 
   it('50 simultaneous identical cold requests cost one upstream call', async () => {
     const path = lookupPath('channel-videos', FIXTURE_IDS.bigChannel);
-    await fixture.setFaults({ latencyMs: 100 }); // keeps the first call in flight while the rest arrive
+    // Keeps the first call in flight while the rest arrive.
+    await fixture.setFaults({ latencyMs: 100 });
     const answers = await Promise.all(Array.from({ length: 50 }, () => get(path)));
     expect(answers.every((a) => a.response.status === 200)).toBe(true);
     expect(fixture.upstream.hits()).toBe(1);
