@@ -34,7 +34,11 @@ describe('npm start (src/server/index.ts)', () => {
     // A slow upstream answer is in flight when SIGTERM arrives: it still completes.
     await fixture.setFaults({ latencyMs: 300 });
     const inFlight = fetch(`${url}/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`);
-    await new Promise((r) => setTimeout(r, 100));
+    // Signalled once the lookup has reached the upstream, however long that took: it is in
+    // flight for the 300 ms the catalogue holds it.
+    const reached = () =>
+      fixture.upstream.requests.some((r) => r.url.includes(FIXTURE_IDS.playlist100));
+    while (!reached()) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGTERM');
     const response = await inFlight;
     expect(response.status).toBe(200);
