@@ -1,56 +1,38 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ENTRIES, FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
-import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
 import { endpoints, type EndpointName } from '../../shared/endpoints.ts';
 import { demoEntriesSchema } from '../../shared/explorer-api.ts';
 import { hasServerBuild, stateOf, TEST_TEMPLATE } from '../../test-support/app-shell.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../shared/problem.ts';
-import { readServerConfig } from '../config.ts';
 import { createLogger } from '../observability/logger.ts';
-import { startExplorer, type Explorer } from './start-explorer.ts';
-import { startCountingProxy, type TestUpstream } from '../../test-support/test-upstream.ts';
+import {
+  startExplorerFixture,
+  type ExplorerEnv,
+  type ExplorerFixture,
+} from '../../test-support/explorer-fixture.ts';
 
 // The whole explorer (start-explorer.ts, the composition root) over real HTTP, with the
 // embedded catalogue as its upstream: first as a remote upstream behind a request counter,
 // with credentials made up for this test, then in embedded mode. After every test, the
 // credentials must appear in none of the responses it got and none of the log lines.
 
-const DATA_DIR = 'data'; // the demo database is read-only; built on first use
-const API_KEY = randomBytes(16).toString('hex');
-const API_SECRET = randomBytes(24).toString('base64url');
-
-let catalogue: StartedCatalogue;
-let counter: TestUpstream;
+let fixture: ExplorerFixture;
 let staticRoot: string;
 const logLines: string[] = [];
 const seen: string[] = [];
-const running: Array<{ server: Server; explorer: Explorer }> = [];
 
 beforeAll(async () => {
-  catalogue = await startCatalogue({
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    dataDir: DATA_DIR,
-    thumbnailBaseUrl: '',
-    faultControl: true,
-  });
-  counter = await startCountingProxy(catalogue.url);
+  fixture = await startExplorerFixture();
   staticRoot = mkdtempSync(join(tmpdir(), 'explorer-dist-'));
   writeFileSync(join(staticRoot, 'index.html'), TEST_TEMPLATE);
   // The app's server build, as `npm run build` leaves it beside the client's.
   if (hasServerBuild) symlinkSync(resolve('dist/.ssr'), join(staticRoot, '.ssr'));
 });
 
-afterEach(async () => {
-  await fetch(`${catalogue.url}/__faults`, { method: 'DELETE' });
-  counter.reset();
-});
+afterEach(() => fixture.reset());
 
 afterEach(() => {
   // Every test, alone or not: the key and the secret appear in no response it got and no log
@@ -58,53 +40,27 @@ afterEach(() => {
   const responses = seen.splice(0).join('\n');
   const everything = responses + logLines.splice(0).join('\n');
   expect(responses).toMatch(/content-security-policy/i);
-  expect(everything).not.toContain(API_KEY);
-  expect(everything).not.toContain(API_SECRET);
+  expect(everything).not.toContain(fixture.apiKey);
+  expect(everything).not.toContain(fixture.apiSecret);
 });
 
 afterAll(async () => {
-  for (const { server, explorer } of running) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await explorer.close();
-  }
-  await counter.close();
-  await catalogue.close();
+  await fixture.close();
   rmSync(staticRoot, { recursive: true, force: true });
 });
 
-async function serveExplorer(env: Record<string, string>) {
-  const config = readServerConfig({
-    STATIC_ROOT: staticRoot,
-    CATALOGUE_DATA_DIR: DATA_DIR,
-    ...env,
-  });
+/** An explorer in front of the counting proxy unless `env` says otherwise. */
+async function serveExplorer(env: ExplorerEnv = {}) {
   const logger = createLogger('debug', { write: (line: string) => void logLines.push(line) });
-  const explorer = await startExplorer(config, logger);
-  const server = createServer(explorer.listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  running.push({ server, explorer });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await fixture.serve({ STATIC_ROOT: staticRoot, ...env }, { logger });
   const get = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${url}${path}`, init);
+    const response = await served.get(path, init);
     const text = await response.text();
     seen.push(JSON.stringify([...response.headers]), text);
     return { response, text };
   };
-  return { url, get, explorer, server };
+  return { ...served, get };
 }
-
-const remoteEnv = () => ({
-  CATALOGUE_BASE_URL: counter.url,
-  CATALOGUE_API_KEY: API_KEY,
-  CATALOGUE_API_SECRET: API_SECRET,
-});
-const setFaults = (faults: object) =>
-  fetch(`${catalogue.url}/__faults`, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(faults),
-  });
 
 function lookupPath(endpoint: EndpointName, id: string, continuation?: string | null) {
   const query = new URLSearchParams({ id });
@@ -115,7 +71,7 @@ function lookupPath(endpoint: EndpointName, id: string, continuation?: string | 
 describe('the explorer in front of the catalogue', () => {
   let get: Awaited<ReturnType<typeof serveExplorer>>['get'];
   beforeAll(async () => {
-    ({ get } = await serveExplorer(remoteEnv()));
+    ({ get } = await serveExplorer());
   });
 
   it('walks a playlist over a page boundary, continuations passed byte for byte', async () => {
@@ -174,10 +130,11 @@ describe('the explorer in front of the catalogue', () => {
 
   it('50 simultaneous identical cold requests cost one upstream call', async () => {
     const path = lookupPath('channel-videos', FIXTURE_IDS.bigChannel);
-    await setFaults({ latencyMs: 100 }); // keeps the first call in flight while the rest arrive
+    // Keeps the first call in flight while the rest arrive.
+    await fixture.setFaults({ latencyMs: 100 });
     const answers = await Promise.all(Array.from({ length: 50 }, () => get(path)));
     expect(answers.every((a) => a.response.status === 200)).toBe(true);
-    expect(counter.hits()).toBe(1);
+    expect(fixture.upstream.hits()).toBe(1);
   });
 
   it('bad input never reaches the upstream', async () => {
@@ -190,7 +147,7 @@ describe('the explorer in front of the catalogue', () => {
     ]) {
       expect((await get(path)).response.status).toBe(400);
     }
-    expect(counter.hits()).toBe(0);
+    expect(fixture.upstream.hits()).toBe(0);
   });
 
   it.skipIf(!hasServerBuild)(
@@ -209,10 +166,7 @@ describe('the explorer in front of the catalogue', () => {
   it('gives each page its link preview, and a not-found view a 404', async () => {
     const meta = (html: string, key: string) =>
       new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`).exec(html)?.[1];
-    const { url, get: getFrom } = await serveExplorer({
-      ...remoteEnv(),
-      PUBLIC_URL: 'https://explorer.example',
-    });
+    const { url, get: getFrom } = await serveExplorer({ PUBLIC_URL: 'https://explorer.example' });
     expect(url).toMatch(/^http:/);
     const { response, text } = await getFrom(`/playlist/${FIXTURE_IDS.playlist5000}`);
     expect(response.status).toBe(200);
@@ -242,7 +196,7 @@ describe('injected faults', () => {
   // A fresh explorer: an upstream 429 holds all of its upstream calls for a while.
   let get: Awaited<ReturnType<typeof serveExplorer>>['get'];
   beforeAll(async () => {
-    ({ get } = await serveExplorer(remoteEnv()));
+    ({ get } = await serveExplorer());
   });
 
   it('maps the catalogue’s injected faults', async () => {
@@ -256,31 +210,31 @@ describe('injected faults', () => {
           FIXTURE_IDS.playlist101,
         ][n] ?? '',
       );
-    await setFaults({ failNext: { count: 1, status: 500 } });
+    await fixture.setFaults({ failNext: { count: 1, status: 500 } });
     expect(problemSchema.parse(JSON.parse((await get(path(0))).text)).code).toBe('upstream_error');
     // The failed page is now held back (its back-off): a repeat gets the same answer, uncalled.
     expect(problemSchema.parse(JSON.parse((await get(path(0))).text)).code).toBe('upstream_error');
-    await setFaults({ failNext: { count: 1, status: 'malformed' } });
+    await fixture.setFaults({ failNext: { count: 1, status: 'malformed' } });
     expect(problemSchema.parse(JSON.parse((await get(path(3))).text)).code).toBe(
       'upstream_bad_response',
     );
-    await setFaults({ failNext: { count: 1, status: 503 } });
+    await fixture.setFaults({ failNext: { count: 1, status: 503 } });
     expect((await get(path(1))).response.status).toBe(200); // retried
-    counter.reset();
-    await setFaults({ failNext: { count: 1, status: 429 }, retryAfterSeconds: 1 });
+    fixture.upstream.reset();
+    await fixture.setFaults({ failNext: { count: 1, status: 429 }, retryAfterSeconds: 1 });
     const limited = await get(path(2));
     expect(limited.response.status).toBe(429);
     expect(limited.response.headers.get('retry-after')).toBe('1');
     expect(
       (await get(lookupPath('channel-playlists', FIXTURE_IDS.bigChannel))).response.status,
     ).toBe(429); // held back, not sent
-    expect(counter.hits()).toBe(1);
+    expect(fixture.upstream.hits()).toBe(1);
   });
 });
 
 describe('wrong credentials', () => {
   it('are a 502 upstream_credentials_rejected, and /readyz says degraded', async () => {
-    const { get } = await serveExplorer({ ...remoteEnv(), CATALOGUE_API_SECRET: 'wrong-secret' });
+    const { get } = await serveExplorer({ CATALOGUE_API_SECRET: 'wrong-secret' });
     const result = await get(lookupPath('playlist', FIXTURE_IDS.playlist100));
     expect(result.response.status).toBe(502);
     expect(problemSchema.parse(JSON.parse(result.text)).code).toBe('upstream_credentials_rejected');
@@ -291,7 +245,8 @@ describe('wrong credentials', () => {
 describe('with the embedded catalogue', () => {
   it('starts it on loopback, serves the demo entries and its thumbnails through this origin, and closes it', async () => {
     const before = logLines.length;
-    const { get, explorer, server } = await serveExplorer({});
+    // An empty base URL is the embedded mode, as in a .env file.
+    const { get, close } = await serveExplorer({ CATALOGUE_BASE_URL: '' });
     const started = logLines
       .slice(before)
       .map((l) => JSON.parse(l) as { msg: string; url?: string })
@@ -313,20 +268,14 @@ describe('with the embedded catalogue', () => {
     expect(image.text).toContain('<svg');
     expect((await get('/thumbnails/vi/%3Cscript%3E/mqdefault.svg')).response.status).toBe(404);
 
-    running.splice(
-      running.findIndex((r) => r.server === server),
-      1,
-    );
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await explorer.close();
+    await close();
     await expect(fetch(started?.url ?? '')).rejects.toThrow();
   });
 });
 
 describe.skipIf(!existsSync('dist/index.html'))('the built app, served', () => {
   it('holds no credential and no upstream header name in any file it serves', async () => {
-    const { get } = await serveExplorer({ ...remoteEnv(), STATIC_ROOT: 'dist' });
+    const { get } = await serveExplorer({ STATIC_ROOT: 'dist' });
     const files = readdirSync('dist', { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => relative('dist', join(entry.parentPath, entry.name)).split(sep).join('/'))

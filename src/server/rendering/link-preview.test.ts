@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
-import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
 import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
 import { listForUrl } from '../../shared/app-routes.ts';
 import {
@@ -23,6 +21,7 @@ import {
   UNKNOWN_CHANNEL_ID,
   UNKNOWN_PLAYLIST_ID,
 } from '../../test-support/preview-fixtures.ts';
+import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
 import { realPageSource, type RealPageSource } from '../../test-support/real-page-source.ts';
 import {
   pagesFrom,
@@ -416,19 +415,17 @@ describe('home and not found', () => {
 describe('with the embedded catalogue', () => {
   // The real catalogue over loopback, as in embedded mode: root-relative thumbnails (served by
   // the explorer's /thumbnails proxy), 100 items a page, a playlist of 5,000.
-  let catalogue: StartedCatalogue;
-  const apiKey = randomBytes(16).toString('hex');
-  const apiSecret = randomBytes(16).toString('hex');
+  let fixture: ExplorerFixture;
   beforeAll(async () => {
-    catalogue = await startCatalogue({ apiKey, apiSecret, dataDir: 'data', thumbnailBaseUrl: '' });
+    fixture = await startExplorerFixture({ faultControl: false });
   });
-  afterAll(() => catalogue.close());
+  afterAll(() => fixture.close());
 
   it('previews item 2,345 of 5,000 once a reader has paged that far, with absolute thumbnails', async () => {
     channelTitles = createChannelTitles();
-    source = realPageSource(catalogue.url, {
-      apiKey,
-      apiSecret,
+    source = realPageSource(fixture.upstream.url, {
+      apiKey: fixture.apiKey,
+      apiSecret: fixture.apiSecret,
       onPage: channelTitles.learnFromPage,
     });
     pageSource = source.pageSource;
@@ -458,6 +455,8 @@ describe('with the embedded catalogue', () => {
     }
     expect(item).toBeDefined();
     const head = previews.headFor(new URL(path, 'http://x'), ORIGIN, first);
+    // The previews read the cache only: the upstream saw the reader's 24 pages and no more.
+    expect(fixture.upstream.hits()).toBe(24);
     const { meta, title } = readHead(head);
     expect(meta['og:title']).toBe(item?.title);
     expect(meta.description).toBe(`#2,345 of 5,000 in ${info.title}`);

@@ -1,9 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_CHANNEL_VIDEOS, FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
-import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
 import { endpoints } from '../../shared/endpoints.ts';
 import { problemSchema } from '../../shared/problem.ts';
 import {
@@ -21,81 +18,37 @@ import {
   type ListItem,
   type ListKind,
 } from '../../shared/whole-list.ts';
-import { startCountingProxy, type TestUpstream } from '../../test-support/test-upstream.ts';
-import { readServerConfig } from '../config.ts';
-import { createLogger } from '../observability/logger.ts';
-import { startExplorer, type Explorer } from '../process/start-explorer.ts';
+import {
+  startExplorerFixture,
+  type ExplorerFixture,
+  type ServedExplorer,
+} from '../../test-support/explorer-fixture.ts';
 
 // Whole lists over real HTTP: the explorer in front of the embedded catalogue, behind a proxy
 // that counts what reaches the upstream (and can be made to fail), each test with an explorer
 // of its own so that its cache and quota start empty.
 
-const DATA_DIR = 'data';
-const API_KEY = 'whole-list-test-key-0123456789';
-const API_SECRET = 'whole-list-test-secret-0123456789';
-
-let catalogue: StartedCatalogue;
-let upstream: TestUpstream;
-const running: Array<{ server: Server; explorer: Explorer }> = [];
+let fixture: ExplorerFixture;
 
 beforeAll(async () => {
-  catalogue = await startCatalogue({
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    dataDir: DATA_DIR,
-    thumbnailBaseUrl: '',
-    faultControl: true,
-  });
-  upstream = await startCountingProxy(catalogue.url);
+  fixture = await startExplorerFixture();
 });
 
-afterEach(async () => {
-  await fetch(`${catalogue.url}/__faults`, { method: 'DELETE' });
-  upstream.reset();
-});
+afterEach(() => fixture.reset());
 
-afterAll(async () => {
-  for (const { server, explorer } of running) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await explorer.close();
-  }
-  await upstream.close();
-  await catalogue.close();
-});
+afterAll(() => fixture.close());
 
-async function serveExplorer(env: Record<string, string> = {}) {
-  const config = readServerConfig({
+const serveExplorer = (env: Record<string, string> = {}) =>
+  fixture.serve({
     STATIC_ROOT: 'no-such-build',
-    CATALOGUE_DATA_DIR: DATA_DIR,
-    CATALOGUE_BASE_URL: upstream.url,
-    CATALOGUE_API_KEY: API_KEY,
-    CATALOGUE_API_SECRET: API_SECRET,
     CLIENT_RATE_LIMIT_BURST: '100000',
     CLIENT_RATE_LIMIT_PER_SECOND: '100000',
     TRUST_PROXY: 'true',
     ...env,
   });
-  const explorer = await startExplorer(config, createLogger('silent'));
-  const server = createServer(explorer.listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  running.push({ server, explorer });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, explorer, get: (path: string, init?: RequestInit) => fetch(`${url}${path}`, init) };
-}
-
-type Served = Awaited<ReturnType<typeof serveExplorer>>;
-
-/** Switches the catalogue's faults (spec §5.3); every test ends with them off again. */
-const setFaults = (faults: object) =>
-  fetch(`${catalogue.url}/__faults`, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(faults),
-  });
 
 /** Every item of a list, read through the lookups a page at a time, as the app reads them. */
-async function itemsOneByOne(explorer: Served, list: ListKind, id: string) {
+async function itemsOneByOne(explorer: ServedExplorer, list: ListKind, id: string) {
   const items: ListItem[] = [];
   let continuation: string | null = null;
   let pages = 0;
@@ -112,7 +65,7 @@ async function itemsOneByOne(explorer: Served, list: ListKind, id: string) {
   return { items, pages };
 }
 
-async function summaryOf(explorer: Served, list: ListKind, id: string, range?: object) {
+async function summaryOf(explorer: ServedExplorer, list: ListKind, id: string, range?: object) {
   const response = await explorer.get(summaryPath(list, id, range));
   expect(response.status).toBe(200);
   return listSummarySchema.parse(await response.json());
@@ -161,10 +114,10 @@ describe('summaries', () => {
     const explorer = await serveExplorer();
     const { items, pages } = await itemsOneByOne(explorer, 'playlist', FIXTURE_IDS.playlist5000);
     expect(items).toHaveLength(5000);
-    const calls = upstream.hits();
+    const calls = fixture.upstream.hits();
     const summary = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000);
     // Everything was in the cache: the summary spent nothing.
-    expect(upstream.hits()).toBe(calls);
+    expect(fixture.upstream.hits()).toBe(calls);
     expect(summary).toMatchObject({
       complete: true,
       stoppedBy: null,
@@ -185,7 +138,7 @@ describe('summaries', () => {
       from: 20,
       to: 60,
     });
-    expect(upstream.hits()).toBe(1);
+    expect(fixture.upstream.hits()).toBe(1);
     const first = await explorer.get(`${endpoints.playlist.path}?id=${FIXTURE_IDS.playlist5000}`);
     const page = endpoints.playlist.pageSchema.parse(await first.json());
     const range = page.items.slice(19, 60) as ListItem[];
@@ -217,7 +170,7 @@ describe('summaries', () => {
     );
     expect(response.status).toBe(400);
     expect((await problemOf(response)).code).toMatch(/^(invalid_range|unknown_parameter)$/);
-    expect(upstream.hits()).toBe(0);
+    expect(fixture.upstream.hits()).toBe(0);
   });
 
   it('the empty playlist, the 101-video playlist and a channel with no playlists', async () => {
@@ -266,7 +219,7 @@ describe('summaries', () => {
       expect(response.status, path).toBe(400);
       expect((await problemOf(response)).code, path).toBe(code);
     }
-    expect(upstream.hits()).toBe(0);
+    expect(fixture.upstream.hits()).toBe(0);
   });
 
   it('unknown lists, bad IDs and unknown kinds answer as the lookups do', async () => {
@@ -320,7 +273,7 @@ describe('exports', () => {
         ...item,
         [ITEM_URL_FIELD]: itemUrl(list, item, listId),
       }));
-      const calls = upstream.hits();
+      const calls = fixture.upstream.hits();
       for (const format of ['csv', 'json', 'txt'] as const) {
         const response = await explorer.get(exportPath(list, id, format));
         expect(response.status).toBe(200);
@@ -330,7 +283,7 @@ describe('exports', () => {
         else expect(back).toEqual(expected);
       }
       // Walked after browsing: every page came from the cache.
-      expect(upstream.hits()).toBe(calls);
+      expect(fixture.upstream.hits()).toBe(calls);
     },
     60_000,
   );
@@ -389,18 +342,18 @@ describe('walks', () => {
   it('a second walk of a cached list costs no upstream call', async () => {
     const explorer = await serveExplorer();
     await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000);
-    expect(upstream.hits()).toBe(50);
-    upstream.reset();
+    expect(fixture.upstream.hits()).toBe(50);
+    fixture.upstream.reset();
     await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000);
     const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'json'));
     expect(await response.json()).toHaveLength(5000);
-    expect(upstream.hits()).toBe(0);
+    expect(fixture.upstream.hits()).toBe(0);
   });
 
   it('ten clients asking for the same walk at once cause one walk', async () => {
     const explorer = await serveExplorer();
     // A little latency, so that the ten are truly walking together.
-    await setFaults({ latencyMs: 5 });
+    await fixture.setFaults({ latencyMs: 5 });
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         explorer
@@ -413,7 +366,7 @@ describe('walks', () => {
     for (const summary of answers) expect(summary).toMatchObject({ complete: true, count: 5000 });
     expect(new Set(answers.map((s) => s.measure.total)).size).toBe(1);
     // One walk's worth of upstream calls: 50 pages, each asked for once.
-    expect(upstream.hits()).toBe(50);
+    expect(fixture.upstream.hits()).toBe(50);
   });
 
   it('the walk stream: a start with the cost, every page, an end that says it is complete', async () => {
@@ -442,26 +395,26 @@ describe('walks', () => {
     const explorer = await serveExplorer({ UPSTREAM_RETRIES: '0', UPSTREAM_BACKOFF_MS: '100' });
     // Pages 1–10 are read and cached, then the upstream fails the next page asked for.
     await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000, { to: 1000 });
-    expect(upstream.hits()).toBe(10);
-    await setFaults({ failNext: { count: 1, status: 500, withContinuation: true } });
+    expect(fixture.upstream.hits()).toBe(10);
+    await fixture.setFaults({ failNext: { count: 1, status: 500, withContinuation: true } });
     const response = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
     expect(response.status).toBe(200);
     // The body ends without its last chunk: reading it fails.
     await expect(response.text()).rejects.toThrow();
-    expect(upstream.hits()).toBe(11);
+    expect(fixture.upstream.hits()).toBe(11);
 
     // After the page's back-off, the retry reads pages 1–10 from the cache.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    upstream.reset();
+    fixture.upstream.reset();
     const retry = await explorer.get(exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'));
     const rows = readBack('playlist', 'csv', await retry.text());
     expect(rows).toHaveLength(5000);
-    expect(upstream.hits()).toBe(40);
+    expect(fixture.upstream.hits()).toBe(40);
   });
 
   it('the walk stream ends incomplete, and says why, when the upstream fails mid-walk', async () => {
     const explorer = await serveExplorer({ UPSTREAM_RETRIES: '0' });
-    await setFaults({ failNext: { count: 1, status: 503, withContinuation: true } });
+    await fixture.setFaults({ failNext: { count: 1, status: 503, withContinuation: true } });
     const response = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000));
     const events = (await response.text())
       .trim()
@@ -494,7 +447,7 @@ describe('walks', () => {
       expect(problem).toMatchObject({ code: 'quota_exhausted', cost: { lookups: 49 } });
     }
     // Only the first page was read, to learn the length.
-    expect(upstream.hits()).toBe(1);
+    expect(fixture.upstream.hits()).toBe(1);
     // A range the quota covers is fine.
     const range = await summaryOf(explorer, 'playlist', FIXTURE_IDS.playlist5000, { to: 500 });
     expect(range.count).toBe(500);
@@ -507,7 +460,7 @@ describe('walks', () => {
     expect(summary.stoppedBy?.code).toBe('quota_exhausted');
     expect(summary.pages).toBe(20);
     expect(summary.count).toBe(20 * 30);
-    expect(upstream.hits()).toBe(20);
+    expect(fixture.upstream.hits()).toBe(20);
   });
 
   it('a HEAD of a walk or an export leaves no walk running', async () => {
@@ -532,7 +485,7 @@ describe('walks', () => {
 
   it('a client may run two walks at once; the third is refused', async () => {
     const explorer = await serveExplorer();
-    await setFaults({ latencyMs: 40 });
+    await fixture.setFaults({ latencyMs: 40 });
     const client = { headers: { 'X-Forwarded-For': '198.51.100.7' } };
     const first = await explorer.get(walkPath('channel-videos', FIXTURE_IDS.bigChannel), client);
     const second = await explorer.get(walkPath('playlist', FIXTURE_IDS.playlist5000), client);

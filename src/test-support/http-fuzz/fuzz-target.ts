@@ -10,15 +10,11 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { startCatalogue, type StartedCatalogue } from '../../catalogue/start-catalogue.ts';
-import { readServerConfig } from '../../server/config.ts';
-import { createHttpEdge } from '../../server/process/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
-import { startExplorer } from '../../server/process/start-explorer.ts';
-import { startCountingProxy, type TestUpstream } from '../test-upstream.ts';
+import { startExplorerFixture, type ExplorerFixture } from '../explorer-fixture.ts';
+import type { TestUpstream } from '../test-upstream.ts';
 
 // What the HTTP boundary fuzzer talks to: the whole explorer as `npm start` serves it (the
 // HTTP edge of http-server.ts, the node listener of start-explorer.ts with its fast path for
@@ -108,27 +104,11 @@ function fingerprints(site: string): { servable: Set<string>; forbidden: Set<str
 export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<FuzzTarget> {
   const { dist = 'dist', dataDir = 'data' } = options;
   const { folder, site, canaries } = plantSite(dist);
-  const apiKey = randomBytes(16).toString('hex');
-  const apiSecret = randomBytes(24).toString('base64url');
 
-  let catalogue: StartedCatalogue | undefined;
+  let fixture: ExplorerFixture | undefined;
   let restoreConsole = () => {};
-  let upstream: TestUpstream | undefined;
   try {
-    catalogue = await startCatalogue({ apiKey, apiSecret, dataDir, thumbnailBaseUrl: '' });
-    upstream = await startCountingProxy(catalogue.url);
-    const config = readServerConfig({
-      STATIC_ROOT: site,
-      CATALOGUE_BASE_URL: upstream.url,
-      CATALOGUE_API_KEY: apiKey,
-      CATALOGUE_API_SECRET: apiSecret,
-      // Neither limit is under test here: every valid case should be able to reach the upstream.
-      CATALOGUE_QUOTA_PER_HOUR: String(Number.MAX_SAFE_INTEGER),
-      CLIENT_RATE_LIMIT_BURST: String(Number.MAX_SAFE_INTEGER),
-      // Turns the metrics registry on (for the running walks) without adding a /metrics route:
-      // startExplorer serves no metrics port (src/server/index.ts does), and no token is set.
-      METRICS_PORT: '1',
-    });
+    fixture = await startExplorerFixture({ dataDir, faultControl: false });
     const errorLines: string[] = [];
     let warnings = 0;
     const logger = createLogger('warn', {
@@ -151,20 +131,25 @@ export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<
       console.error = consoleError;
       console.warn = consoleWarn;
     };
-    const explorer = await startExplorer(config, logger);
-    const { metrics } = explorer;
+    const served = await fixture.serve(
+      {
+        STATIC_ROOT: site,
+        // Neither limit is under test here: every valid case should be able to reach the upstream.
+        CATALOGUE_QUOTA_PER_HOUR: String(Number.MAX_SAFE_INTEGER),
+        CLIENT_RATE_LIMIT_BURST: String(Number.MAX_SAFE_INTEGER),
+        // Turns the metrics registry on (for the running walks) without adding a /metrics route:
+        // startExplorer serves no metrics port (src/server/index.ts does), and no token is set.
+        METRICS_PORT: '1',
+      },
+      { logger },
+    );
+    const { metrics } = served.explorer;
     if (metrics === null) throw new Error('The fuzz target needs the explorer’s metrics.');
-    // The HTTP edge npm start serves through: what node refuses is answered there.
-    const edge = createHttpEdge(explorer.listener, { timeouts: config.http, logger });
-    const { server } = edge;
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const { port } = server.address() as AddressInfo;
-    const counted = upstream;
-    const started = catalogue;
+    const started = fixture;
     return {
-      url: `http://127.0.0.1:${port}`,
-      port,
-      upstream: counted,
+      url: served.url,
+      port: served.port,
+      upstream: started.upstream,
       canaries,
       ...fingerprints(site),
       takeErrorLogs: () => errorLines.splice(0),
@@ -174,9 +159,6 @@ export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<
         return Number(match?.[1] ?? 0);
       },
       async close() {
-        await edge.shutdown(1_000);
-        await explorer.close();
-        await counted.close();
         await started.close();
         restoreConsole();
         rmSync(folder, { recursive: true, force: true });
@@ -184,8 +166,7 @@ export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<
     };
   } catch (error) {
     restoreConsole();
-    await upstream?.close();
-    await catalogue?.close();
+    await fixture?.close();
     rmSync(folder, { recursive: true, force: true });
     throw error;
   }

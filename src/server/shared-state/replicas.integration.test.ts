@@ -15,6 +15,7 @@ import {
 
 const PLAYLIST = 'PLsharedstate0123456789abcdefghij';
 const METRICS_TOKEN = 'replicas-test-metrics-token';
+const COMMAND_DEADLINE_MS = 2000;
 
 let redis: TestRedis;
 let upstream: TestUpstream;
@@ -51,6 +52,10 @@ async function cluster(
     UPSTREAM_RETRIES: '0',
     METRICS_TOKEN,
     LOG_LEVEL: 'info',
+    // What the replicas share is under test, not a slow Redis (the tests of a failing Redis say
+    // so): a command deadline that a loaded machine meets, so that no command falls back to a
+    // replica's own memory and quota share for want of a CPU.
+    REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_DEADLINE_MS),
     ...env,
   });
   // Every replica has connected to Redis before the test begins (or none is left running).
@@ -128,8 +133,16 @@ describe('replicas sharing state through Redis', () => {
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
     }
-    // The budget was spent, not left idle.
-    expect(ok.length).toBe(200);
+    // The budget was spent, not left idle, but for the permits whose grant came back after the
+    // command deadline: the script had counted them in the window, and the replica, no longer
+    // waiting, decided on its own, within its conservative share (shared-quota.ts), which may
+    // refuse. Such a permit is lost for the hour, the price of never passing the budget and
+    // never waiting on a slow Redis. Each one is a fallback decision, so with none the budget
+    // is spent to the last call.
+    let fallbacks = 0;
+    for (const replica of replicas)
+      fallbacks += await metric(replica, 'explorer_quota_fallback_decisions_total');
+    expect(ok.length).toBeGreaterThanOrEqual(200 - fallbacks);
   });
 
   it('60 identical cold requests spread over three replicas at once: one upstream call', async () => {
@@ -219,7 +232,10 @@ describe('replicas sharing what they learn of failures', () => {
 
 describe('replicas when Redis fails', () => {
   it('Redis frozen (connected, answering nothing): requests answer within the deadline, /readyz degraded', async () => {
-    await using replicas = await cluster({});
+    // Long beside what a loaded machine adds to a request, so that the answers' times tell how
+    // many deadlines they waited out.
+    const deadlineMs = 1000;
+    await using replicas = await cluster({ REDIS_COMMAND_TIMEOUT_MS: String(deadlineMs) });
     const [a, b] = replicas as unknown as [Replica, Replica, Replica];
     expect((await get(a, page(1))).status).toBe(200);
     redis.freeze();
@@ -228,8 +244,11 @@ describe('replicas when Redis fails', () => {
         Array.from({ length: 30 }, (_, n) => get(replicas[n % 3] as Replica, page(n % 10))),
       );
       expect(answers.map((x) => x.status)).toEqual(Array(30).fill(200));
-      // At most one command deadline (250 ms) before the heartbeat takes Redis out of the way.
-      expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(900);
+      // At most two deadlines: the heartbeat, asked at the first command that fails, takes Redis
+      // out of the way one deadline later, so a request has sent at most two commands by then
+      // (the fast path's look into the second level, then the page source's). The third is
+      // left to the machine: one more wait on Redis would take a request past it.
+      expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(3 * deadlineMs);
       await until(async () => (await readyz(b)).status === 'degraded');
       expect(await readyz(b)).toMatchObject({ http: 200, reason: 'shared_state_unavailable' });
     } finally {
@@ -265,6 +284,12 @@ describe('replicas when Redis fails', () => {
       const callsBefore = upstream.hits();
       const outageStarted = answers.length;
       await sleep(2500);
+      // However slow the machine, the outage goes on until it has seen what the checks below are
+      // about: cached pages answered, and a replica's fresh calls past its share.
+      await until(async () => {
+        const seen = answers.slice(outageStarted);
+        return seen.filter((x) => x.cached).length > 100 && seen.some((x) => x.status === 429);
+      }, 20_000);
       for (const replica of replicas) {
         const ready = await readyz(replica);
         expect(ready).toMatchObject({
@@ -277,9 +302,10 @@ describe('replicas when Redis fails', () => {
       const duringOutage = answers.slice(outageStarted);
       expect(duringOutage.filter((x) => x.cached).every((x) => x.status === 200)).toBe(true);
       expect(duringOutage.filter((x) => x.cached).length).toBeGreaterThan(100);
-      // No 5xx at all (the upstream is fine), and nothing waited on the missing Redis.
+      // No 5xx at all (the upstream is fine), and nothing waited on the missing Redis: a request
+      // that had waited out a command deadline would be past it.
       expect(answers.filter((x) => x.status >= 500)).toEqual([]);
-      expect(Math.max(...duringOutage.map((x) => x.ms))).toBeLessThan(1000);
+      expect(Math.max(...duringOutage.map((x) => x.ms))).toBeLessThan(COMMAND_DEADLINE_MS);
       // Each replica spends at most its share: a third of what was left of the budget.
       const outageCalls = upstream.hits() - callsBefore;
       expect(outageCalls).toBeLessThanOrEqual(budget - 30);
@@ -305,7 +331,7 @@ describe('replicas when Redis fails', () => {
     expect((await get(a, page(5000))).status).toBe(200);
     expect((await get(b, page(5000))).status).toBe(200);
     expect(upstream.hits()).toBe(hits + 1);
-  }, 30_000);
+  }, 60_000);
 
   it('a replica killed under load: the others answer on', async () => {
     await using replicas = await cluster({
@@ -330,11 +356,13 @@ describe('replicas when Redis fails', () => {
       await a.kill();
       await Promise.all(onA);
       await sleep(2000);
+      // However slow the machine, enough answers to speak for the survivors.
+      await until(async () => survivors.length > 50, 20_000);
     } finally {
       stop = true;
       await Promise.all(load);
     }
     expect(survivors.length).toBeGreaterThan(50);
     expect(survivors.filter((s) => s !== 200)).toEqual([]);
-  }, 20_000);
+  }, 60_000);
 });
