@@ -60,6 +60,22 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
     return null;
   };
 
+  /** `rows` as a page's items, and the continuation past the last when there are more. */
+  const pageOf = <Row, Item>(
+    endpoint: EndpointName,
+    id: string,
+    { rows, hasMore }: { rows: Row[]; hasMore: boolean },
+    item: (row: Row) => Item,
+    keysetOf: (last: Row) => Keyset,
+  ) => {
+    const last = rows.at(-1);
+    return {
+      items: rows.map(item),
+      continuation:
+        hasMore && last !== undefined ? codec.encode(endpoint, id, keysetOf(last)) : null,
+    };
+  };
+
   return {
     playlist(request: LookupRequest): LookupResult<PlaylistPage> {
       const { id, thumbnailBaseUrl, now } = request;
@@ -69,8 +85,7 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
       const at = position('playlist', request, (k) => k.length === 1 && Number.isInteger(k[0]));
       if (!at.ok) return at;
       const after = at.keyset ? (at.keyset[0] as number) : 0;
-      const { rows, hasMore } = store.playlistItems(id, after, PLAYLIST_PAGE_SIZE);
-      const last = rows.at(-1);
+      const found = store.playlistItems(id, after, PLAYLIST_PAGE_SIZE);
       // §4.1: `info` on the first page only (JSON leaves out an undefined field).
       const info = at.keyset
         ? undefined
@@ -90,18 +105,23 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
         ok: true,
         page: {
           info,
-          items: rows.map((row) => ({
-            index: row.position,
-            id: row.videoId,
-            title: row.title,
-            thumbnails: thumbnailsFor(thumbnailBaseUrl, 'vi', row.videoId),
-            channelId: row.channelId,
-            channelTitle: row.channelTitle,
-            viewsText: viewsText(row.viewCount),
-            publishedText: agoText(row.publishedAt, now),
-            duration: row.duration,
-          })),
-          continuation: hasMore && last ? codec.encode('playlist', id, [last.position]) : null,
+          ...pageOf(
+            'playlist',
+            id,
+            found,
+            (row) => ({
+              index: row.position,
+              id: row.videoId,
+              title: row.title,
+              thumbnails: thumbnailsFor(thumbnailBaseUrl, 'vi', row.videoId),
+              channelId: row.channelId,
+              channelTitle: row.channelTitle,
+              viewsText: viewsText(row.viewCount),
+              publishedText: agoText(row.publishedAt, now),
+              duration: row.duration,
+            }),
+            (last) => [last.position],
+          ),
         },
       };
     },
@@ -117,12 +137,13 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
       );
       if (!at.ok) return at;
       const after = at.keyset ? ([at.keyset[0], at.keyset[1]] as [number, string]) : null;
-      const { rows, hasMore } = store.channelVideos(id, after, CHANNEL_PAGE_SIZE);
-      const last = rows.at(-1);
       return {
         ok: true,
-        page: {
-          items: rows.map((row) => ({
+        page: pageOf(
+          'channel-videos',
+          id,
+          store.channelVideos(id, after, CHANNEL_PAGE_SIZE),
+          (row) => ({
             id: row.id,
             title: row.title,
             descriptionSnippet: snippet(row.description),
@@ -130,12 +151,9 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
             duration: row.duration,
             viewCount: row.viewCount,
             publishedText: row.publishedKnown ? agoText(row.publishedAt, now) : null,
-          })),
-          continuation:
-            hasMore && last
-              ? codec.encode('channel-videos', id, [last.publishedAt, last.id])
-              : null,
-        },
+          }),
+          (last) => [last.publishedAt, last.id],
+        ),
       };
     },
 
@@ -151,21 +169,21 @@ export function createLookups(store: CatalogueStore, codec: ContinuationCodec) {
       if (!at.ok) return at;
       const after = at.keyset ? (at.keyset[0] as number) : -1;
       // §4.3 rule 1: a channel with no playlists answers `items: []` and a null continuation.
-      const { rows, hasMore } = store.channelPlaylists(id, after, CHANNEL_PAGE_SIZE);
-      const last = rows.at(-1);
       return {
         ok: true,
-        page: {
-          items: rows.map((row) => ({
+        page: pageOf(
+          'channel-playlists',
+          id,
+          store.channelPlaylists(id, after, CHANNEL_PAGE_SIZE),
+          (row) => ({
             id: row.id,
             title: row.title,
             thumbnails: thumbnailsFor(thumbnailBaseUrl, 'pl', row.id),
             url: `${PLATFORM}/playlist?list=${row.id}`,
             videoCount: row.itemCount,
-          })),
-          continuation:
-            hasMore && last ? codec.encode('channel-playlists', id, [last.ordinal]) : null,
-        },
+          }),
+          (last) => [last.ordinal],
+        ),
       };
     },
   };
