@@ -13,6 +13,7 @@ import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
 import { benchProxyCached } from './proxy-cached.ts';
 import { benchProxyUncached } from './proxy-uncached.ts';
+import { benchRenderFlood } from './render-flood.ts';
 import { benchReplicas } from './replicas.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
@@ -64,6 +65,15 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
   ['12', () => benchFind({ ...base, rounds: smoke ? 1 : 3 })],
   ['13', () => benchReplicas({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 50 })],
+  [
+    '14',
+    () =>
+      benchRenderFlood({
+        rounds: smoke ? 1 : 3,
+        flood: smoke ? 50 : 1000,
+        quiet: smoke ? 20 : 300,
+      }),
+  ],
 ];
 
 const covers = (id: string) => (id === '10' ? ['10', '11'] : [id]);

@@ -55,9 +55,17 @@ function restoreServerCache(): void {
   } catch {
     return; // an unreadable block: the view fetches its page itself
   }
-  // Errors travel as plain objects; the views explain ApiErrors.
+  // Errors travel as plain objects; the views explain ApiErrors. A wait the server asked for
+  // (Retry-After) counts from now, when its answer arrived, not from the server's clock: the
+  // countdown then starts where the server's markup shows it, whatever the two clocks say.
+  const now = Date.now();
   for (const query of queryClient.getQueryCache().getAll()) {
     const { error } = query.state;
-    if (error) query.setState({ error: reviveApiError(error), fetchFailureReason: null });
+    if (error)
+      query.setState({
+        error: reviveApiError(error),
+        fetchFailureReason: null,
+        errorUpdatedAt: now,
+      });
   }
 }

@@ -40,6 +40,10 @@ const schema = z.object({
   CATALOGUE_QUOTA_PER_HOUR: int(0, Number.MAX_SAFE_INTEGER, 10_000),
   CLIENT_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 60),
   CLIENT_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(2),
+  // Per client too, the server's renders of the app's pages that are not kept already
+  // (routes/app-pages.ts): CPU, not quota, so an allowance of their own, kept by each process.
+  RENDER_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 30),
+  RENDER_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1),
   CACHE_MAX_BYTES: int(0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: int(100, 120_000, 10_000),
   UPSTREAM_RETRIES: int(0, 2, 2),
@@ -115,6 +119,8 @@ export interface ServerConfig {
   upstream: RemoteUpstreamConfig | EmbeddedUpstreamConfig;
   quotaPerHour: number;
   clientRateLimit: { burst: number; perSecond: number };
+  /** Each client's allowance of renders not kept already (routes/app-pages.ts). */
+  renderRateLimit: { burst: number; perSecond: number };
   cacheMaxBytes: number;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
@@ -270,6 +276,10 @@ export function readServerConfig(
       burst: e.CLIENT_RATE_LIMIT_BURST,
       perSecond: e.CLIENT_RATE_LIMIT_PER_SECOND,
     },
+    renderRateLimit: {
+      burst: e.RENDER_RATE_LIMIT_BURST,
+      perSecond: e.RENDER_RATE_LIMIT_PER_SECOND,
+    },
     cacheMaxBytes: e.CACHE_MAX_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamRetries: e.UPSTREAM_RETRIES,
@@ -361,6 +371,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     upstream,
     quotaPerHour: config.quotaPerHour,
     clientRateLimit: config.clientRateLimit,
+    renderRateLimit: config.renderRateLimit,
     cacheMaxBytes: config.cacheMaxBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamRetries: config.upstreamRetries,

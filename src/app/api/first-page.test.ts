@@ -85,4 +85,24 @@ describe('seedFirstPage', () => {
     expect((state?.error as ApiError).code).toBe('playlist_not_found');
     expect((state?.error as ApiError).status).toBe(404);
   });
+
+  it('seeds a failure with the wait it names, as a fetch would have met it', () => {
+    const problem = {
+      type: 'https://catalogue-explorer.dev/problems/upstream-unavailable',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The catalogue cannot be reached right now.',
+      code: 'upstream_unavailable',
+      retryAfter: 5,
+    };
+    const queryClient = new QueryClient();
+    const first = { endpoint: 'channel-videos' as const, id: UC, problem };
+    expect(seedFirstPage(queryClient, first, { pathname: `/channel/${UC}`, search: '' })).toBe(
+      true,
+    );
+    const error = queryClient.getQueryState(pagesOptions('channel-videos', UC).queryKey)?.error;
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(503);
+    expect((error as ApiError).retryAfter).toBe(5);
+  });
 });

@@ -7,9 +7,9 @@ import { parsePage } from './api-client.ts';
 import { ApiError } from './api-error.ts';
 import { pagesOptions } from './catalogue-queries.ts';
 
-// On the server, a view's first page (or the upstream's definite "no") is put into the query
-// cache before rendering, so the view renders its rows (or its not-found message) as it would
-// once fetched; the cache is then dehydrated into the HTML and the client starts from it.
+// On the server, a view's first page (or the upstream's definite "no", or its failure) is put
+// into the query cache before rendering, so the view renders its rows (or its not-found message,
+// or its error with Retry) as it would once fetched; the cache is then dehydrated into the HTML and the client starts from it.
 
 /** Whether a page can stand first in its list. A playlist's first page always carries `info` (spec §4.1). */
 const canBeFirst: { [E in EndpointName]?: (page: EndpointPage<E>) => boolean } = {
@@ -61,9 +61,12 @@ export function seedFirstPage(
   if ('problem' in first) {
     const problem = problemSchema.safeParse(first.problem);
     if (!problem.success) return false;
+    // As a fetch that met the same answer would have it (api-client.ts): a failed page says
+    // how long to wait, and the view counts it down.
     const error = new ApiError('http', problem.data.title, {
       status: problem.data.status,
       problem: problem.data,
+      retryAfter: problem.data.retryAfter ?? null,
     });
     seedError(queryClient, list.endpoint, list.id, error);
     return true;

@@ -11,6 +11,11 @@ export interface RequestLog {
   cache?: string;
   upstreamStatus?: number;
   upstreamAttempts?: number;
+  /**
+   * An app page's render: kept (`hit`), joined on its way (`merged`), made for this request
+   * (`miss`), or refused, the client being past its allowance (`limited`).
+   */
+  render?: 'hit' | 'merged' | 'miss' | 'limited';
 }
 
 export type AppEnv = {

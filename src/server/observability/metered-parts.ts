@@ -1,5 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { ExplorerMetrics } from './metrics.ts';
+import type { ClientRateLimit, RateDecision } from '../quota/client-rate-limit.ts';
+import type { AppShell } from '../rendering/app-html.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { StoredPage } from '../pages/page-entry.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -63,5 +65,39 @@ export function meteredListener(
     const done = metrics.requestStarted();
     response.once('close', done);
     listener(request, response);
+  };
+}
+
+/** Times each render of the app's server entry: the histogram's count is the renders made. */
+export function meteredShell(shell: AppShell, metrics: ExplorerMetrics): AppShell {
+  const { render } = shell;
+  if (render === null) return shell;
+  return {
+    ...shell,
+    async render(request) {
+      const started = performance.now();
+      try {
+        return await render(request);
+      } finally {
+        metrics.rendered((performance.now() - started) / 1000);
+      }
+    },
+  };
+}
+
+/** Counts the renders refused for the allowance. */
+export function meteredRenderLimit(
+  limit: ClientRateLimit,
+  metrics: ExplorerMetrics,
+): ClientRateLimit {
+  const count = (decision: RateDecision) => {
+    if (!decision.ok) metrics.renderRefused();
+    return decision;
+  };
+  return {
+    take(client) {
+      const decision = limit.take(client);
+      return decision instanceof Promise ? decision.then(count) : count(decision);
+    },
   };
 }

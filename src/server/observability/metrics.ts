@@ -43,6 +43,10 @@ export interface ExplorerMetrics {
   ): void;
   /** A page answer was given to a client, from the cache or not. */
   pageAnswer(endpoint: EndpointName, cache: CacheStatus | 'none'): void;
+  /** The app's server entry rendered a page in `seconds` (a render the cache did not have). */
+  rendered(seconds: number): void;
+  /** A render was refused: the client was past its allowance of them. */
+  renderRefused(): void;
   /** A request arrived; call the returned function once it is answered. */
   requestStarted(): () => void;
   contentType: string;
@@ -79,6 +83,17 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
     name: 'explorer_page_answers_total',
     help: 'Page answers to clients by where they came from: hit, miss, stale, merged, none (a problem without a cached copy).',
     labelNames: ['endpoint', 'cache'] as const,
+    registers,
+  });
+  const renderSeconds = new Histogram({
+    name: 'explorer_render_duration_seconds',
+    help: 'Server renders of the app’s pages (its count: renders made; kept renders served again are not renders).',
+    buckets: [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1],
+    registers,
+  });
+  const renderRefusals = new Counter({
+    name: 'explorer_render_refusals_total',
+    help: 'App pages answered 429 rather than rendered: the client was past its allowance of renders.',
     registers,
   });
   let inFlight = 0;
@@ -221,6 +236,12 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
     },
     pageAnswer(endpoint, cache) {
       answers.inc({ endpoint, cache });
+    },
+    rendered(seconds) {
+      renderSeconds.observe(seconds);
+    },
+    renderRefused() {
+      renderRefusals.inc();
     },
     requestStarted() {
       inFlight++;

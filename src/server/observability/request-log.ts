@@ -42,11 +42,21 @@ export function createRequestLogger(logger: Logger): RequestLogger {
     enabled: () => logger.isLevelEnabled('info'),
     write(line) {
       if (!logger.isLevelEnabled('info')) return;
-      const { reqId, method, path, route, status, ms, cache, upstreamStatus, upstreamAttempts } =
-        line;
+      const {
+        reqId,
+        method,
+        path,
+        route,
+        status,
+        ms,
+        cache,
+        upstreamStatus,
+        upstreamAttempts,
+        render,
+      } = line;
       // Fields in this order in every line, whichever door wrote it.
       logger.info(
-        { reqId, method, path, route, status, ms, cache, upstreamStatus, upstreamAttempts },
+        { reqId, method, path, route, status, ms, cache, upstreamStatus, upstreamAttempts, render },
         'request',
       );
     },

@@ -73,15 +73,12 @@ export function storedPageCost(page: CostedPage): number {
 }
 
 /**
- * Bytes a server render kept beside its page occupies (app-html.ts): its record, HTML,
- * validator, and its key in the page's table of renders (the path and the link preview).
+ * Bytes a server render kept beside its page occupies (rendering/stored-render.ts): its record,
+ * its one kept copy (brotli), validator, and its key in the page's table of renders (the
+ * rendered path and the link preview). A gzip copy made later is charged when it is made.
  */
-export function keptRenderCost(render: { body: Buffer; etag: string }, key: string): number {
+export function keptRenderCost(render: { br: Buffer; etag: string }, key: string): number {
   return (
-    PAGE_BYTES +
-    bufferBytes(render.body) +
-    stringBytes(render.etag) +
-    stringBytes(key) +
-    ENTRY_BYTES
+    PAGE_BYTES + bufferBytes(render.br) + stringBytes(render.etag) + stringBytes(key) + ENTRY_BYTES
   );
 }

@@ -785,20 +785,49 @@ describe('the app', () => {
     expect(brotliDecompressSync(br.body).toString()).toBe(plain.text);
   });
 
-  it('without a page when the upstream fails or is slow; not found for an invalid ID', async () => {
+  it('a failing upstream: the page’s own status, its wait, the view’s error, noindex, never kept', async () => {
     const { request } = setup();
     const noPage = (text: string) =>
       expect(stateOf(text)?.queries.filter((q) => q.state.data !== undefined) ?? []).toEqual([]);
     upstream.queue(json(500, ''));
     let result = await request(`/playlist/${PLAYLIST}`);
-    expect(result.response.status).toBe(200);
+    expect(result.response.status).toBe(502);
+    expect(result.response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(result.response.headers.get('cache-control')).toBe('no-store');
+    expect(result.response.headers.get('etag')).toBeNull();
+    expect(result.text).toContain('<meta name="robots" content="noindex" />');
+    expect(result.text).not.toContain('rel="canonical"');
     noPage(result.text);
+    const failed = stateOf(result.text)?.queries.find((q) => q.queryKey[1] === 'playlist');
+    expect(failed?.state.status).toBe('error');
+    if (hasServerBuild) {
+      expect(result.text).toMatch(/<section role="alert"[^>]*>.*Catalogue error/s);
+      expect(result.text).toMatch(/<button[^>]*>Retry<\/button>/);
+    }
 
+    // Unreachable: 503, and how long to wait, in the header and in the view's countdown.
+    upstream.queue(destroy, destroy, destroy);
+    result = await request(`/channel/${CHANNEL}/playlists`);
+    expect(result.response.status).toBe(503);
+    expect(result.response.headers.get('retry-after')).toBe('5');
+    if (hasServerBuild) expect(result.text).toContain('Try again in 5 seconds.');
+
+    // The view of a failure is not kept: once the upstream answers, the rows are there.
+    result = await request(`/playlist/${PLAYLIST}`);
+    expect(result.response.status).toBe(200);
+    expect(stateOf(result.text)?.queries[0]?.state.status).toBe('success');
+  });
+
+  it('a slow upstream: the view loading, with 200; not found for an invalid ID', async () => {
+    const { request } = setup();
+    const noPage = (text: string) =>
+      expect(stateOf(text)?.queries.filter((q) => q.state.data !== undefined) ?? []).toEqual([]);
     upstream.queue(hang);
     const started = Date.now();
-    result = await request(`/channel/${CHANNEL}`);
+    let result = await request(`/channel/${CHANNEL}`);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(result.response.status).toBe(200);
+    expect(result.text).toContain('rel="canonical"');
     noPage(result.text);
 
     upstream.requests.length = 0;

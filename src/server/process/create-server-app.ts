@@ -11,6 +11,7 @@ import {
 } from '../observability/request-log.ts';
 import type { ExplorerMetrics } from '../observability/metrics.ts';
 import type { PageSource } from '../pages/page-source.ts';
+import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { publicOrigin } from '../rendering/link-preview.ts';
 import { appPages } from '../routes/app-pages.ts';
 import { builtFiles } from '../routes/built-files.ts';
@@ -56,6 +57,11 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   trustProxy?: boolean;
   /** How long an HTML answer may wait for a deep link's first page. */
   initialPageWaitMs?: number;
+  /**
+   * Each client's allowance of renders not kept already (the composition root's, from
+   * RENDER_RATE_LIMIT_*); unset, renders are not limited (tests about something else).
+   */
+  renderLimit?: ClientRateLimit;
   /** True once shutdown began: /readyz says so, so a balancer stops sending traffic. */
   isStopping?: () => boolean;
   /** GET /metrics for bearers of `token`; without both, there is no such route. */
@@ -63,6 +69,8 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   /** Summaries, exports and walks of whole lists; unset: no such routes. */
   wholeList?: Omit<WholeListOptions, 'pageSource' | 'trustProxy'>;
 }
+
+const UNLIMITED: ClientRateLimit = { take: () => ({ ok: true }) };
 
 export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   const {
@@ -109,6 +117,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     appPages({
       appHtml,
       pageSource,
+      renderLimit: options.renderLimit ?? UNLIMITED,
       trustProxy,
       initialPageWaitMs,
       originOf: (c) => publicOrigin(c.req.raw, { publicUrl, trustProxy }),

@@ -16,6 +16,8 @@ import { loadStaticSite } from '../rendering/static-files.ts';
 import {
   meteredListener,
   meteredPageSource,
+  meteredRenderLimit,
+  meteredShell,
   meteredUpstream,
 } from '../observability/metered-parts.ts';
 import { createMetrics, type ExplorerMetrics } from '../observability/metrics.ts';
@@ -27,6 +29,7 @@ import { createUpstreamClient } from '../upstream/client.ts';
 import { createWalkRegistry } from '../whole-list/list-walk.ts';
 import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
 import { resolveUpstreamTarget } from '../upstream/target.ts';
+import { createClientRateLimit } from '../quota/client-rate-limit.ts';
 
 // The composition root: from a parsed configuration to a running explorer app. Every part is
 // built here (the upstream, embedded or remote, is chosen by upstream/target.ts) and handed to
@@ -140,12 +143,15 @@ export async function startExplorer(
   const appHtml =
     shell &&
     createAppHtml(
-      shell,
+      metrics ? meteredShell(shell, metrics) : shell,
       createLinkPreviews({ pageSource, channelTitles }),
       logger.child({ component: 'ssr' }),
       channelTitles,
     );
 
+  // Renders spend this process's CPU, so each process keeps its own allowance of them (no
+  // Redis round trip before a render): behind a balancer, a client gets each replica's.
+  const renderLimit = createClientRateLimit(config.renderRateLimit);
   let stopping = false;
   const requestLogger = createRequestLogger(logger);
   const app = createServerApp({
@@ -159,6 +165,7 @@ export async function startExplorer(
     logger,
     requestLogger,
     trustProxy: config.trustProxy,
+    renderLimit: metrics ? meteredRenderLimit(renderLimit, metrics) : renderLimit,
     isStopping: () => stopping,
     sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,

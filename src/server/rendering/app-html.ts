@@ -8,18 +8,26 @@ import {
   type RenderApp,
 } from '../../shared/app-render.ts';
 import { requestedList } from '../../shared/app-routes.ts';
-import { etagOf, type Representation } from '../http/representation.ts';
-import { keptRenderCost, rightSized } from '../pages/memory-cost.ts';
+import { keptRenderCost } from '../pages/memory-cost.ts';
 import { dropBeside, keepBeside } from '../pages/response-cache.ts';
 import type { ChannelTitles } from './channel-titles.ts';
 import type { FirstPage, LinkPreviews } from './link-preview.ts';
+import { refusalPage, shellLinks, type Refusal } from './refusal-page.ts';
+import { renderAddress, type RenderAddress } from './render-key.ts';
+import { storeRender, type StoredRender } from './stored-render.ts';
 
 // The HTML of an app URL: index.html with the link preview in <head>, the view rendered by the
 // app's server entry inside `#root`, the query cache it was rendered from in a JSON data block,
-// and modulepreload links for the view's code. Renders are kept: a page's variants as long as
-// the cached page lives (keyed weakly by it, so a newer copy renders anew), the others (home,
-// not-found, a list whose first page was not at hand) in a small LRU. The preview is part of
-// the key, as it improves when the server learns more (a deep link's item, a channel's name).
+// and modulepreload links for the view's code.
+//
+// Renders are kept, compactly (stored-render.ts), and under a key of only what changes them
+// (render-key.ts): the view, its ID, a deep link's item, whether the Whole list panel opens, the
+// language, and the link preview, which improves as the server learns more (a deep link's item,
+// a channel's name). A page's renders live as long as the cached page (keyed weakly by it, so a
+// newer copy renders anew, and charged to its entry); the others (home, not-found, a list whose
+// first page was not at hand yet) sit in a small LRU. A view of a failed first page is never
+// kept: it says what failed, and how long to wait, at the moment it is asked for, and the page
+// source's back-off already spares the upstream. Requests for a render on its way join it.
 
 export interface AppShell {
   /** index.html as built, or as Vite's dev server transforms it for `url`. */
@@ -31,17 +39,40 @@ export interface AppShell {
 }
 
 export interface AppHtmlRequest {
-  /** The request's URL (path and query string are rendered; the origin is `origin`). */
+  /**
+   * The request's URL: what of it the view depends on is rendered (render-key.ts); the origin
+   * of the preview's absolute URLs is `origin`.
+   */
   url: URL;
   /** The public origin, for absolute URLs in the link preview. */
   origin: string;
   first: FirstPage;
-  /** The first page's problem when the answer was a definite "no" (for the not-found view). */
+  /**
+   * The first page's problem, when the answer was a definite "no" (the not-found view) or a
+   * failure (the view's error, with Retry).
+   */
   problem?: Extract<RenderedFirstPage, { problem: unknown }>;
 }
 
+/** A render kept or on its way; `ready` once it is made. */
+export interface KeptRender {
+  html: Promise<StoredRender>;
+  ready: boolean;
+}
+
 export interface AppHtml {
-  render(request: AppHtmlRequest): Promise<Representation>;
+  /**
+   * The render for `request` when one is kept or on its way, at no cost: undefined when a
+   * render would have to be made (and for a failed first page, whose view is never kept).
+   */
+  cached(request: AppHtmlRequest): KeptRender | undefined;
+  /** The render for `request`: the kept one, the one on its way, else a new one (kept). */
+  render(request: AppHtmlRequest): Promise<StoredRender>;
+  /**
+   * The page a browser gets in place of a render it may not have now, no render spent
+   * (refusal-page.ts); `path` is the address to retry.
+   */
+  refusal(path: string, refusal: Refusal): Promise<string>;
 }
 
 const MAX_PAGELESS = 256;
@@ -53,20 +84,28 @@ function dataBlock(state: unknown): string {
   return `<script type="application/json" id="${APP_STATE_ELEMENT_ID}">${json}</script>`;
 }
 
+interface Kept extends KeptRender {
+  /** Once made: what is charged to the page's cache entry. */
+  value?: StoredRender;
+}
+
 export function createAppHtml(
   shell: AppShell,
   previews: LinkPreviews,
   logger: Logger,
   channelTitles?: Pick<ChannelTitles, 'get'>,
 ): AppHtml {
-  const byPage = new WeakMap<object, Map<string, Representation>>();
-  const pageless = new Map<string, Representation>();
+  const byPage = new WeakMap<object, Map<string, Kept>>();
+  const pageless = new Map<string, Kept>();
+  let links: Promise<string> | undefined;
 
   const build = async (
-    { url, first, problem }: AppHtmlRequest,
+    { first, problem }: AppHtmlRequest,
+    address: RenderAddress,
     preview: string,
-  ): Promise<Representation> => {
-    const path = `${url.pathname}${url.search}`;
+  ): Promise<StoredRender> => {
+    const { path } = address;
+    const url = new URL(path, 'http://render');
     let rendered = { head: '', html: '', state: null as unknown };
     // A channel view shows the channel's name when the server has seen it (the preview does
     // too, so a render with the name is a variant of its own).
@@ -93,36 +132,71 @@ export function createAppHtml(
       .replace(APP_STATE_PLACEHOLDER, () =>
         rendered.state === null ? '' : dataBlock(rendered.state),
       );
-    // A small Buffer.from is a view on a shared 64 KB slab: keep only the HTML's own bytes.
-    const body = rightSized(Buffer.from(text));
-    return { body, etag: etagOf(body), encoded: {} };
+    return storeRender(Buffer.from(text));
+  };
+
+  /** Where a request's render is kept (null: never kept), and under which key. */
+  const placeOf = (request: AppHtmlRequest) => {
+    const address = renderAddress(request.url);
+    // The preview of what is rendered: it reads the same parts of the URL (path, `index`, `v`).
+    const preview = previews.headFor(
+      new URL(address.path, request.url),
+      request.origin,
+      request.first,
+    );
+    const key = `${address.key}\n${preview}`;
+    const { first } = request;
+    const page = first.kind === 'page' ? first.page : null;
+    const variants =
+      first.kind === 'failed'
+        ? null
+        : page
+          ? (byPage.get(page) ?? new Map<string, Kept>())
+          : pageless;
+    return { address, preview, key, page, variants };
   };
 
   return {
-    async render(request) {
-      const preview = previews.headFor(request.url, request.origin, request.first);
-      const key = `${request.url.pathname}${request.url.search}\n${preview}`;
-      const page = request.first.kind === 'page' ? request.first.page : null;
-      const variants = page ? (byPage.get(page) ?? new Map<string, Representation>()) : pageless;
+    cached(request) {
+      const { key, variants } = placeOf(request);
+      const known = variants?.get(key);
+      if (known === undefined) return undefined;
+      // Most recently used last, so the oldest goes first.
+      variants!.delete(key);
+      variants!.set(key, known);
+      return known;
+    },
+
+    render(request) {
+      const { address, preview, key, page, variants } = placeOf(request);
+      if (variants === null) return build(request, address, preview);
       const known = variants.get(key);
-      if (known) {
-        // Most recently used last, so the oldest goes first.
-        variants.delete(key);
-        variants.set(key, known);
-        return known;
-      }
-      const html = await build(request, preview);
-      variants.set(key, html);
-      // A page's renders live as long as the page: its cache entry carries their memory.
-      if (page) keepBeside(html, page, keptRenderCost(html, key));
-      const bound = page ? MAX_PER_PAGE : MAX_PAGELESS;
-      if (variants.size > bound) {
-        const oldest = variants.keys().next().value!;
-        dropBeside(variants.get(oldest)!);
-        variants.delete(oldest);
-      }
+      if (known !== undefined) return known.html;
+      const kept: Kept = { html: build(request, address, preview), ready: false };
+      variants.set(key, kept);
       if (page) byPage.set(page, variants);
-      return html;
+      if (variants.size > (page ? MAX_PER_PAGE : MAX_PAGELESS)) {
+        const [oldest, dropped] = variants.entries().next().value!;
+        variants.delete(oldest);
+        if (dropped.value) dropBeside(dropped.value);
+      }
+      kept.html.then(
+        (html) => {
+          kept.ready = true;
+          kept.value = html;
+          // A page's renders live as long as the page: its cache entry carries their memory.
+          if (page && variants.get(key) === kept) keepBeside(html, page, keptRenderCost(html, key));
+        },
+        () => {
+          if (variants.get(key) === kept) variants.delete(key);
+        },
+      );
+      return kept.html;
+    },
+
+    async refusal(path, refusal) {
+      links ??= shell.template('/').then(shellLinks);
+      return refusalPage(await links, path, refusal);
     },
   };
 }

@@ -37,8 +37,10 @@ export type FirstPage =
   | { kind: 'page'; list: ListLookup; page: StoredPage }
   /** Unknown path, unknown list, or bad ID. */
   | { kind: 'not-found' }
-  /** Home, or the first page was not at hand (timeout/failure). */
-  | { kind: 'none' };
+  /** Home, or the first page was not at hand yet (a slow upstream). */
+  | { kind: 'none' }
+  /** The upstream could not give the first page: the route answers 5xx or 429. */
+  | { kind: 'failed' };
 
 export interface LinkPreview {
   /** og:title and twitter:title. */
@@ -50,6 +52,11 @@ export interface LinkPreview {
   path: string;
   image: Thumbnail | null;
   notFound: boolean;
+  /**
+   * The page answers with an error status (the upstream failed): nothing there to index, so no
+   * canonical and `noindex`, as for a page not found; og:url still names the view.
+   */
+  failed: boolean;
   /**
    * False when a later call could say more: a title or an item the cache or the channel-title
    * index may yet learn (for whoever keeps rendered pages, app-html.ts).
@@ -112,6 +119,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       path: url.pathname,
       image: null,
       notFound: true,
+      failed: false,
       complete: true,
     };
   }
@@ -139,6 +147,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         path,
         image: null,
         notFound: false,
+        failed: false,
         complete: false,
       };
     }
@@ -151,6 +160,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       path,
       image: largestThumbnail(info.thumbnails),
       notFound: false,
+      failed: false,
       complete: true,
     };
     // Past the end the app finds nothing either: the playlist is the whole answer.
@@ -181,11 +191,17 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       // The first row the view shows: the newest video, or the first playlist.
       image: firstPage === undefined ? null : firstItemThumbnail(firstPage),
       notFound: false,
+      failed: false,
       complete: name !== undefined && firstPage !== undefined,
     };
   }
 
   function previewFor(url: URL, first: FirstPage): LinkPreview {
+    const preview = viewPreview(url, first);
+    return first.kind === 'failed' ? { ...preview, failed: true } : preview;
+  }
+
+  function viewPreview(url: URL, first: FirstPage): LinkPreview {
     const match = matchAppRoute(url.pathname);
     if (match === null || first.kind === 'not-found') return notFound(url, match?.route ?? null);
     if (match.route === 'home') {
@@ -196,6 +212,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         path: homePath(),
         image: null,
         notFound: false,
+        failed: false,
         complete: true,
       };
     }
@@ -231,8 +248,8 @@ export function renderHead(preview: LinkPreview, origin: string): string {
   const tags = [
     `<title>${escapeHtml(preview.documentTitle)}</title>`,
     meta('name', 'description', preview.description),
-    // A page that is not there has no canonical address, and nothing to index.
-    preview.notFound
+    // A page that is not there (or failed) has no canonical address, and nothing to index.
+    preview.notFound || preview.failed
       ? meta('name', 'robots', 'noindex')
       : `<link rel="canonical" href="${escapeHtml(url)}" />`,
     meta('property', 'og:site_name', SITE_NAME),

@@ -8,25 +8,39 @@ import {
 import { problem } from '../../shared/problem.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { AppHtml, AppHtmlRequest } from '../rendering/app-html.ts';
+import type { StoredRender } from '../rendering/stored-render.ts';
+import { renderAnswer } from '../rendering/stored-render.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { sendRepresentation } from '../http/representation.ts';
-import { HTML_TYPE, problemResponse, respond } from '../http/responses.ts';
+import { prefersHtml } from '../http/accept.ts';
+import { HTML_TYPE, problemResponse, respond, type HeaderRecord } from '../http/responses.ts';
+import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { logAnswer } from '../observability/request-log.ts';
 import type { PageSource } from '../pages/page-source.ts';
 
 // The app's pages: for every app URL, the view rendered on the server (app-html.ts), never
-// cached without asking. A view with a list waits for one thing only, its first page, through
-// the same cache, merging and quota as the API, and for a short while at most: a slow or
-// failing upstream gets the view without its rows, which the client then fetches. A list the
-// upstream says does not exist, a malformed ID and any path that is not the app's get the
-// not-found view with a 404 status, as a crawler, a link unfurler or a script expects. The
-// platform's own URL forms that name a playlist are redirected to the explorer's own path for
-// it, so that every list has one address (and one preview, and one cached render).
+// cached by the browser without asking. A view with a list waits for one thing only, its first
+// page, through the same cache, merging and quota as the API, and for a short while at most.
+// What the page answers says what the view shows:
+// - 200 with the rows, or with the view still loading when the upstream is slow (below);
+// - 404 with the not-found view for a path that is not the app's, a malformed ID, and a list
+//   the upstream says does not exist, as a crawler, a link unfurler or a script expects;
+// - the first page's own problem status (502, 503, 504, or 429 for a rate limit or the hour's
+//   quota; problem-codes.ts) with `Retry-After` when it is known, and the view showing that
+//   error with its Retry, when the upstream could not give the page: a monitor sees the
+//   failure, and a crawler neither indexes an empty page nor keeps asking.
+// The platform's own URL forms that name a playlist are redirected to the explorer's own path
+// for it, so that every list has one address (and one preview, and one kept render).
+//
+// Renders cost the server's CPU (7 to 21 ms for a list view), so, beyond the kept ones, which
+// are free, each client has an allowance of them (RENDER_RATE_LIMIT_*): a client past it gets
+// the view's kept render if there is one, else a 429 (render-limit.ts, refusal-page.ts).
 
 export interface AppPageOptions {
   /** Null when something else serves the app. */
   appHtml: AppHtml | null;
   pageSource: PageSource;
+  /** Each client's allowance of renders (kept renders, and renders on their way, are free). */
+  renderLimit: ClientRateLimit;
   trustProxy: boolean;
   /** How long the HTML may wait for a list's first page (about a second). */
   initialPageWaitMs: number;
@@ -49,13 +63,16 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   }
 }
 
-type Rendering = Pick<AppHtmlRequest, 'first' | 'problem'> & { status: 200 | 404 };
+type Rendering = Pick<AppHtmlRequest, 'first' | 'problem'> & {
+  status: number;
+  retryAfterSeconds?: number;
+};
 
 export function appPages(options: AppPageOptions): Handler<AppEnv> {
-  const { appHtml, pageSource, trustProxy, initialPageWaitMs, originOf } = options;
+  const { appHtml, pageSource, renderLimit, trustProxy, initialPageWaitMs, originOf } = options;
 
   /** What the view shows first, and with which status. */
-  const firstOf = async (c: Context<AppEnv>, url: URL): Promise<Rendering> => {
+  const firstOf = async (c: Context<AppEnv>, url: URL, client: string): Promise<Rendering> => {
     if (!isAppRoute(url.pathname)) return { first: { kind: 'not-found' }, status: 404 };
     const requested = requestedList(url.pathname, url.searchParams);
     if (requested === null) return { first: { kind: 'none' }, status: 200 };
@@ -69,22 +86,53 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
       };
     }
     const answer = await within(
-      pageSource.get({ ...list, continuation: undefined }, clientAddress(c, trustProxy)),
+      pageSource.get({ ...list, continuation: undefined }, client),
       initialPageWaitMs,
     );
-    if (answer !== null) logAnswer(c.get('log'), answer);
-    if (answer?.kind === 'page')
+    // Slow: no answer within the wait. The view goes out loading, with 200, rather than waiting
+    // for the upstream's deadline (10 s of a blank tab) or calling the page failed: the fetch
+    // goes on, the app's own request for the page joins it (merged, at no quota), and the rows
+    // show the moment it lands. A failure that does come is then the app's to show, as for a
+    // later page. (The stale-copy path is the page source's: a cached copy is answered after
+    // STALE_AFTER_MS, within this wait.)
+    if (answer === null) return { first: { kind: 'none' }, status: 200 };
+    logAnswer(c.get('log'), answer);
+    if (answer.kind === 'page')
       return { first: { kind: 'page', list, page: answer.page }, status: 200 };
-    if (answer?.kind === 'problem' && (answer.status === 404 || answer.status === 400)) {
-      const { code, detail } = answer;
-      return {
-        first: { kind: 'not-found' },
-        problem: { ...list, problem: problem(code, detail) },
-        status: 404,
-      };
+    const { status, code, detail, retryAfterSeconds } = answer;
+    const failure = { ...list, problem: problem(code, detail, { retryAfter: retryAfterSeconds }) };
+    // A definite "no" from the upstream: this list does not exist (or cannot).
+    if (status === 404 || status === 400)
+      return { first: { kind: 'not-found' }, problem: failure, status: 404 };
+    // The upstream could not give the page (failing, unreachable, rate limited, out of quota):
+    // the page's status is the problem's, and the view shows it with its Retry.
+    return { first: { kind: 'failed' }, problem: failure, status, retryAfterSeconds };
+  };
+
+  /** 429 in place of a render: as HTML for a browser, a problem document for anyone else. */
+  const refuse = async (
+    c: Context<AppEnv>,
+    html: AppHtml,
+    url: URL,
+    retryAfterSeconds: number,
+  ): Promise<Response> => {
+    const detail = 'This address has asked for many new pages in a short time.';
+    if (!prefersHtml(c.req.header('accept'))) {
+      return problemResponse('rate_limited', detail, {
+        instance: url.pathname,
+        retryAfterSeconds,
+      });
     }
-    // Rate limited, failing or slow: the view without its rows; the client asks for them.
-    return { first: { kind: 'none' }, status: 200 };
+    const page = await html.refusal(`${url.pathname}${url.search}`, {
+      title: 'Too many requests',
+      detail,
+      retryAfterSeconds,
+    });
+    return respond(429, page, {
+      'Content-Type': HTML_TYPE,
+      'Cache-Control': 'no-store',
+      'Retry-After': String(retryAfterSeconds),
+    });
   };
 
   return async (c) => {
@@ -101,9 +149,33 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
       log.route = 'platform-link';
       return respond(302, null, { Location: own, 'Cache-Control': 'no-cache' });
     }
-    const { status, ...rendering } = await firstOf(c, url);
-    log.route = status === 404 ? 'app-not-found' : 'app';
-    const html = await appHtml.render({ url, origin: originOf(c), ...rendering });
-    return sendRepresentation(c.req, html, status, HTML_HEADERS);
+    const client = clientAddress(c, trustProxy);
+    const { status, retryAfterSeconds, ...rendering } = await firstOf(c, url, client);
+    log.route = status === 404 ? 'app-not-found' : status === 200 ? 'app' : 'app-failed';
+    const request = { url, origin: originOf(c), ...rendering };
+    let html: StoredRender;
+    const kept = appHtml.cached(request);
+    if (kept !== undefined) {
+      log.render = kept.ready ? 'hit' : 'merged';
+      html = await kept.html;
+    } else {
+      const allowed = await renderLimit.take(client);
+      if (!allowed.ok) {
+        log.render = 'limited';
+        return refuse(c, appHtml, url, allowed.retryAfterSeconds);
+      }
+      log.render = 'miss';
+      html = await appHtml.render(request);
+    }
+    const headers: HeaderRecord =
+      status < 400 || status === 404
+        ? { ...HTML_HEADERS }
+        : { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' };
+    if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
+    const answer = await renderAnswer(html, status, headers, {
+      acceptEncoding: c.req.header('accept-encoding'),
+      ifNoneMatch: c.req.header('if-none-match'),
+    });
+    return respond(answer.status, answer.body, answer.headers);
   };
 }

@@ -1,0 +1,102 @@
+import {
+  matchAppRoute,
+  playlistPath,
+  readIndex,
+  ROUTE_PATTERNS,
+  type RouteMatch,
+} from '../../shared/app-routes.ts';
+import { hasPanelParams, readPanelParams } from '../../shared/panel-params.ts';
+
+// What of an app URL the server's render depends on, so that every URL rendering alike shares
+// one render (app-html.ts) and one allowance token (routes/app-pages.ts): anything else in the
+// query (`utm_source`, a cache-buster, a typo) is left out of the render and of its key, and a
+// flood of such URLs costs one render. The page itself still answers at the URL it was asked
+// for; the app reads the real address when it hydrates.
+//
+// What the app's first view reads of its URL, found by reading every reader of the location in
+// src/app:
+// - the path: the route and its ID (shared/app-routes.ts), in one spelling: an ID spelt with
+//   percent-escapes, or a trailing slash, is the same view;
+// - a playlist's deep link, `index` else `v` (lib/deep-link.ts `readSeekTarget`): the item the
+//   view marks, or the progress it shows while the pages up to it load;
+// - on a list view, whether the Whole list panel opens (`q`, `sort`, `from`, `to`:
+//   shared/panel-params.ts). The server renders only the disclosure, open or shut, with a
+//   loading line; the panel with the choices themselves draws once hydrated
+//   (whole-list/whole-list-slot.tsx), so links naming different choices render alike;
+// - the platform's `/playlist?list=` and `/watch?v=&list=` forms, when they are not redirected
+//   (a bad `list`): the not-found view's message names the list and whether a video was given;
+// - an unknown path: the not-found view shows the path as it was asked for.
+
+export interface RenderAddress {
+  /** The render cache's key: equal for URLs the app renders alike. */
+  key: string;
+  /** The path and query the app renders (the query holds only what it reads). */
+  path: string;
+}
+
+/**
+ * The language the HTML is written in. The app has one today, so every key has the same. When
+ * it is translated, the language chosen for the request (a path prefix, or Accept-Language)
+ * is passed here and to the render, and a negotiated one makes the answer `Vary:
+ * Accept-Language`.
+ */
+export const DEFAULT_LANGUAGE = 'en';
+
+/** The route's path with its ID in one spelling. */
+function canonicalPath(match: RouteMatch): string {
+  const pattern = ROUTE_PATTERNS[match.route];
+  return match.id === undefined ? pattern : pattern.replace(':id', encodeURIComponent(match.id));
+}
+
+/** The panel's own choices, in a fixed order, when the link names any (else none). */
+function panelQuery(search: URLSearchParams): URLSearchParams | null {
+  const params = readPanelParams(search);
+  if (!hasPanelParams(params)) return null;
+  const query = new URLSearchParams();
+  if (params.q !== '') query.set('q', params.q);
+  if (params.sort !== 'given') query.set('sort', params.sort);
+  if (params.from !== undefined) query.set('from', String(params.from));
+  if (params.to !== undefined) query.set('to', String(params.to));
+  return query;
+}
+
+const withQuery = (path: string, query: URLSearchParams) => {
+  const text = query.toString();
+  if (text === '') return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${text}`;
+};
+
+export function renderAddress(url: URL, language = DEFAULT_LANGUAGE): RenderAddress {
+  const keyed = (path: string, panel: URLSearchParams | null = null): RenderAddress => ({
+    // Links naming different choices of the panel render alike: one key for "the panel opens".
+    key: `${language} ${path}${panel === null ? '' : ' +panel'}`,
+    path: panel === null ? path : withQuery(path, panel),
+  });
+  const search = url.searchParams;
+  const match = matchAppRoute(url.pathname);
+  if (match === null) return keyed(url.pathname);
+  switch (match.route) {
+    case 'home':
+      return keyed(canonicalPath(match));
+    case 'playlist': {
+      // The deep link as the preview's canonical URL writes it: `index` wins over `v`.
+      const video = search.get('v') ?? undefined;
+      const index = readIndex(search.get('index'));
+      return keyed(playlistPath(match.id ?? '', { index, videoId: video }), panelQuery(search));
+    }
+    case 'channel':
+    case 'channelVideos':
+    case 'channelPlaylists':
+      return keyed(canonicalPath(match), panelQuery(search));
+    case 'platformPlaylist':
+    case 'platformWatch': {
+      // Only rendered when not redirected: the message reads `list`, and `v` on /watch.
+      const query = new URLSearchParams();
+      const list = search.get('list');
+      if (list !== null) query.set('list', list);
+      const video = search.get('v');
+      if (match.route === 'platformWatch' && video !== null) query.set('v', video);
+      return keyed(withQuery(canonicalPath(match), query));
+    }
+  }
+}
