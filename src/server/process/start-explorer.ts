@@ -30,6 +30,7 @@ import { createWalkRegistry } from '../whole-list/list-walk.ts';
 import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
 import { resolveUpstreamTarget } from '../upstream/target.ts';
 import { createClientRateLimit } from '../quota/client-rate-limit.ts';
+import { createClientTurns } from '../http/client-turns.ts';
 
 // The composition root: from a parsed configuration to a running explorer app. Every part is
 // built here (the upstream, embedded or remote, is chosen by upstream/target.ts) and handed to
@@ -174,6 +175,7 @@ export async function startExplorer(
   const listener = explorerListener(
     app,
     cachedPageFastPath({ pageSource, requests: requestLogger }),
+    { turns: createClientTurns(), trustProxy: config.trustProxy },
   );
 
   return {

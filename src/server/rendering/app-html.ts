@@ -8,10 +8,10 @@ import {
   type RenderApp,
 } from '../../shared/app-render.ts';
 import { requestedList } from '../../shared/app-routes.ts';
-import { keptRenderCost } from '../pages/memory-cost.ts';
+import { ENTRY_BYTES, keptRenderCost, stringBytes } from '../pages/memory-cost.ts';
 import { dropBeside, keepBeside } from '../pages/response-cache.ts';
 import type { ChannelTitles } from './channel-titles.ts';
-import type { FirstPage, LinkPreviews } from './link-preview.ts';
+import { renderHead, type FirstPage, type LinkPreviews } from './link-preview.ts';
 import { refusalPage, shellLinks, type Refusal } from './refusal-page.ts';
 import { renderAddress, type RenderAddress } from './render-key.ts';
 import { storeRender, type StoredRender } from './stored-render.ts';
@@ -96,6 +96,7 @@ export function createAppHtml(
   channelTitles?: Pick<ChannelTitles, 'get'>,
 ): AppHtml {
   const byPage = new WeakMap<object, Map<string, Kept>>();
+  const completePreviews = new WeakMap<object, Map<string, string>>();
   const pageless = new Map<string, Kept>();
   let links: Promise<string> | undefined;
 
@@ -135,18 +136,40 @@ export function createAppHtml(
     return storeRender(Buffer.from(text));
   };
 
+  /**
+   * The preview's tags for what is rendered (they read the same parts of the URL: the path,
+   * `index`, `v`). Writing them is most of what a kept render's answer costs, so a page's
+   * complete previews (complete: nothing the server learns later can change them) are kept
+   * beside it, per view and origin.
+   */
+  const previewOf = (request: AppHtmlRequest, address: RenderAddress, page: object | null) => {
+    const memoKey = `${address.key}\n${request.origin}`;
+    const memo = page && completePreviews.get(page);
+    const known = memo?.get(memoKey);
+    if (known !== undefined) return known;
+    const preview = previews.previewFor(new URL(address.path, request.url), request.first);
+    const head = renderHead(preview, request.origin);
+    if (page && preview.complete) {
+      const kept = memo ?? new Map<string, string>();
+      // As many as the page keeps renders: a flood of Host headers only churns these.
+      if (kept.size >= MAX_PER_PAGE) kept.clear();
+      kept.set(memoKey, head);
+      completePreviews.set(page, kept);
+      // Charged to the page's cache entry, as its renders are.
+      let bytes = ENTRY_BYTES;
+      for (const [k, v] of kept) bytes += stringBytes(k) + stringBytes(v) + ENTRY_BYTES;
+      keepBeside(kept, page, bytes);
+    }
+    return head;
+  };
+
   /** Where a request's render is kept (null: never kept), and under which key. */
   const placeOf = (request: AppHtmlRequest) => {
     const address = renderAddress(request.url);
-    // The preview of what is rendered: it reads the same parts of the URL (path, `index`, `v`).
-    const preview = previews.headFor(
-      new URL(address.path, request.url),
-      request.origin,
-      request.first,
-    );
-    const key = `${address.key}\n${preview}`;
     const { first } = request;
     const page = first.kind === 'page' ? first.page : null;
+    const preview = previewOf(request, address, page);
+    const key = `${address.key}\n${preview}`;
     const variants =
       first.kind === 'failed'
         ? null
