@@ -1,4 +1,8 @@
-import { buildPageSource, type PageSourceSettings } from '../server/pages/build-page-source.ts';
+import {
+  buildPageSource,
+  type BuiltPageSource,
+  type PageSourceSettings,
+} from '../server/pages/build-page-source.ts';
 import type { PageSource } from '../server/pages/page-source.ts';
 import { createClientRateLimit } from '../server/quota/client-rate-limit.ts';
 import { createQuotaGuard } from '../server/quota/quota-guard.ts';
@@ -10,6 +14,8 @@ import { createUpstreamClient, type UpstreamClient } from '../server/upstream/cl
 
 export interface RealPageSource {
   pageSource: PageSource;
+  /** Its page cache, for tests that weigh what it holds. */
+  cache: BuiltPageSource['cache'];
   upstream: UpstreamClient;
   close(): Promise<void>;
 }
@@ -39,7 +45,7 @@ export function realPageSource(
     deadlineMs: options.deadlineMs ?? 5000,
     retries: options.retries,
   });
-  const { pageSource } = buildPageSource({
+  const { pageSource, cache } = buildPageSource({
     upstream,
     cacheMaxBytes: options.cacheBytes ?? 50_000_000,
     clientRateLimit: createClientRateLimit({ burst: 10_000, perSecond: 1 }),
@@ -49,5 +55,5 @@ export function realPageSource(
     staleAfterMs: options.staleAfterMs,
     now,
   });
-  return { pageSource, upstream, close: () => upstream.close() };
+  return { pageSource, cache, upstream, close: () => upstream.close() };
 }

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
   APP_HEAD_PLACEHOLDER,
@@ -169,7 +170,9 @@ export function createAppHtml(
     const { first } = request;
     const page = first.kind === 'page' ? first.page : null;
     const preview = previewOf(request, address, page);
-    const key = `${address.key}\n${preview}`;
+    // The preview by its hash: a few kilobytes of text (twice that in memory, with any
+    // character beyond Latin-1) would otherwise weigh a third as much as the render it keys.
+    const key = `${address.key}\n${hash('sha1', preview, 'base64url')}`;
     const variants =
       first.kind === 'failed'
         ? null
