@@ -31,9 +31,11 @@ function server(port: number, cataloguePort: number, env: Record<string, string>
       LOG_LEVEL: 'warn',
       CATALOGUE_FAULT_CONTROL: 'true',
       EMBEDDED_CATALOGUE_PORT: String(cataloguePort),
-      // Every test comes from 127.0.0.1; the per-client limit is for real visitors.
+      // Every test comes from 127.0.0.1; the per-client limits are for real visitors.
       CLIENT_RATE_LIMIT_BURST: '100000',
       CLIENT_RATE_LIMIT_PER_SECOND: '100000',
+      RENDER_RATE_LIMIT_BURST: '100000',
+      RENDER_RATE_LIMIT_PER_SECOND: '100000',
       ...env,
     },
   };

@@ -58,6 +58,35 @@ test('a failing first page says the catalogue is unavailable, and Retry recovers
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
+test('a page whose first page fails answers 502 with the view’s error, and its Retry works once the fault is off', async ({
+  page,
+  faults,
+  expectConsoleErrors,
+}) => {
+  expectConsoleErrors(/status of 5\d\d/);
+  await faults.set({ failNext: { count: 100, status: 500, endpoint: 'playlist' } });
+  const response = await page.goto(`/playlist/${IDS.playlist101}?utm_source=e2e`);
+  // The status says what the page holds, for a crawler or a monitor, with the wait it knows.
+  expect(response?.status()).toBe(502);
+  expect(Number(response?.headers()['retry-after'])).toBeGreaterThanOrEqual(1);
+  // The server's HTML already shows the error, with its Retry, before any script runs.
+  const html = (await response?.text()) ?? '';
+  expect(html).toMatch(/<section role="alert"[^>]*>.*Catalogue error.*>Retry<\/button>/s);
+  expect(html).toContain('<meta name="robots" content="noindex" />');
+
+  const problem = page.getByRole('alert');
+  await expect(problem.getByRole('heading', { name: 'Catalogue error' })).toBeVisible();
+  await expect(page.locator(ROWS)).toHaveCount(0);
+  await faults.reset();
+  // Retry once the server's back-off, counted down on screen, is over.
+  await expect(problem.getByRole('timer')).toHaveCount(0, { timeout: 20_000 });
+  await problem.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // The address is still the one asked for: only the server's render left its parameter out.
+  expect(new URL(page.url()).searchParams.get('utm_source')).toBe('e2e');
+});
+
 test('a rate-limited list says how long to wait, and Retry works once the wait is over', async ({
   page,
   faults,
