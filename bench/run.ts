@@ -24,7 +24,8 @@ import { benchWholeListWalks } from './whole-list-walk.ts';
 // its figures mean nothing. `--only 1,4` picks some. `--write` puts the figures on
 // docs/benchmarks.md, the only place they are kept, after each bench, so that a run cut short
 // keeps what it measured; with `--only`, the other rows stay as they were, with their own run.
-// `--out FILE` writes the plain table to a file.
+// `--out FILE` writes the plain table to a file. `--cpu-slowdown 4` runs bench 6 with the page's
+// CPU throttled by Chromium, as on a slower device (its rows then say so).
 
 const { values } = parseArgs({
   options: {
@@ -32,9 +33,19 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     write: { type: 'boolean', default: false },
+    'cpu-slowdown': { type: 'string', default: '1' },
   },
 });
 const smoke = values.smoke;
+const cpuSlowdown = Number(values['cpu-slowdown']);
+if (!(cpuSlowdown >= 1)) {
+  console.error('bench: --cpu-slowdown takes a factor of 1 or more.');
+  process.exit(2);
+}
+if (cpuSlowdown > 1 && values.write) {
+  console.error(`bench: ${PAGE} keeps unthrottled figures; --write refuses --cpu-slowdown.`);
+  process.exit(2);
+}
 const only = values.only ? new Set(values.only.split(',').map((id) => id.trim())) : null;
 
 if (smoke && values.write) {
@@ -58,7 +69,10 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['3', () => benchStampede({ ...base, rounds: smoke ? 2 : 10, concurrency: smoke ? 20 : 100 })],
   ['4', () => benchCataloguePaging({ ...base, samples: smoke ? 5 : 100 })],
   ['5', () => benchAppFirstView({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 5 })],
-  ['6', () => benchAppScrolling({ pixelsPerSecond: 8000, maxSeconds: smoke ? 2 : 150 })],
+  [
+    '6',
+    () => benchAppScrolling({ pixelsPerSecond: 8000, maxSeconds: smoke ? 2 : 150, cpuSlowdown }),
+  ],
   ['7', () => benchWholePlaylist({ ...base, rounds: smoke ? 1 : 3 })],
   ['8', async () => bundleRows()],
   ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],

@@ -92,7 +92,22 @@ test('a playlist row shows its video and links out to the platform in a new tab'
     'href',
     `/channel/${IDS.bigChannel}`,
   );
-  await expect(first.locator('img')).toHaveAttribute('loading', 'lazy');
+  // Its thumbnail: a JPEG the size the page states, the smallest that covers its 160 px box at
+  // this screen's density, loaded at once in the first viewport and later further down.
+  const image = first.locator('img');
+  await expect(image).toHaveAttribute('loading', 'eager');
+  await expect(image).toHaveAttribute('decoding', 'async');
+  await expect(image).toHaveAttribute('sizes', '(min-width: 40rem) 160px, 112px');
+  await expect
+    .poll(() =>
+      image.evaluate((img: HTMLImageElement) => [
+        new URL(img.currentSrc).pathname.split('/').at(-1),
+        img.naturalWidth,
+        img.naturalHeight,
+      ]),
+    )
+    .toEqual(['hqdefault.jpg', 168, 94]);
+  await expect(page.locator(`${ROWS}[aria-posinset="10"] img`)).toHaveAttribute('loading', 'lazy');
 });
 
 test('the header links the channel, and a long description expands', async ({ page }) => {

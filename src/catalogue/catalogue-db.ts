@@ -58,6 +58,7 @@ export interface CatalogueStore {
   /** Items after `afterPosition` (0 for the first page), in playlist order. */
   playlistItems(id: string, afterPosition: number, limit: number): Slice<PlaylistItemRow>;
   channelExists(id: string): boolean;
+  videoExists(id: string): boolean;
   /** Newest first; `after` is the (publishedAt, id) of the last row already sent. */
   channelVideos(id: string, after: [number, string] | null, limit: number): Slice<ChannelVideoRow>;
   /** In channel order; `afterOrdinal` is -1 for the first page. */
@@ -185,6 +186,7 @@ export function createStore(db: DatabaseSync): CatalogueStore {
     ORDER BY i.position
     LIMIT ?`);
   const channelExists = db.prepare('SELECT 1 FROM channel WHERE id = ?');
+  const videoExists = db.prepare('SELECT 1 FROM video WHERE id = ?');
   const channelVideosFirst = db.prepare(`
     SELECT id, title, description, duration, view_count AS viewCount,
            published_at AS publishedAt, published_known AS publishedKnown
@@ -208,6 +210,7 @@ export function createStore(db: DatabaseSync): CatalogueStore {
     playlistItems: (id, afterPosition, limit) =>
       slice(playlistItems.all(id, afterPosition, limit + 1), limit),
     channelExists: (id) => channelExists.get(id) !== undefined,
+    videoExists: (id) => videoExists.get(id) !== undefined,
     channelVideos: (id, after, limit) =>
       slice(
         after

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { endpoints, type EndpointName } from '../shared/endpoints.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../shared/problem.ts';
 import { FIXTURE_IDS } from './demo-fixtures.ts';
 import { startCatalogue, type StartedCatalogue } from './start-catalogue.ts';
+import { sqpFor } from './thumbnails.ts';
 
 // Walks every demo fixture end to end over real HTTP, as a client of the service would: every
 // page is checked against the shared schemas, indexes are contiguous, page sizes and `info`
@@ -256,19 +258,48 @@ describe('requests', () => {
     await expectProblem(await call(`${catalogue.url}/api/v2/playlist?id=x`), 404, 'not_found');
   });
 
-  it('serves the thumbnails it hands out, without credentials', async () => {
+  it('serves the thumbnails it hands out as JPEGs of the stated sizes, without credentials', async () => {
     const page = endpoints.playlist.pageSchema.parse(
       await (await call(lookupUrl('playlist', FIXTURE_IDS.playlist101))).json(),
     );
-    const urls = [...(page.info?.thumbnails ?? []), ...page.items[0]!.thumbnails].map((t) => t.url);
-    expect(urls.length).toBe(8);
-    for (const url of urls) {
+    const listed = [...(page.info?.thumbnails ?? []), ...page.items[0]!.thumbnails];
+    expect(listed.length).toBe(8);
+    const expectImage = async (url: string, width: number, height: number) => {
       const response = await fetch(url);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('image/svg+xml');
-      expect(await response.text()).toMatch(/^<svg /);
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/jpeg');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+      expect([meta.format, meta.width, meta.height], url).toEqual(['jpeg', width, height]);
+      // A strong validator: a client holding the image gets a 304, not the bytes again.
+      const etag = response.headers.get('etag') ?? '';
+      expect(etag).toMatch(/^"[^"]+"$/);
+      const again = await fetch(url, { headers: { 'If-None-Match': etag } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+    };
+    for (const { url, width, height } of listed) await expectImage(url, width, height);
+    // The image host's fixed names, for previews and share cards.
+    const id = page.items[0]!.id;
+    for (const [name, width, height] of [
+      ['default', 120, 90],
+      ['mqdefault', 320, 180],
+      ['hqdefault', 480, 360],
+      ['sddefault', 640, 480],
+      ['maxresdefault', 1280, 720],
+    ] as const) {
+      await expectImage(`${catalogue.url}/thumbnails/vi/${id}/${name}.jpg`, width, height);
     }
-    expect((await fetch(`${catalogue.url}/thumbnails/vi/x/huge.svg`)).status).toBe(404);
+    // Nothing it never handed out: another size or name, an ID it does not have, the old SVGs.
+    for (const path of [
+      `/thumbnails/vi/${id}/hqdefault.jpg?sqp=${sqpFor(1000, 1000)}`,
+      `/thumbnails/vi/${id}/huge.jpg`,
+      `/thumbnails/vi/${id}/hqdefault.svg`,
+      '/thumbnails/vi/xxxxxxxxxxx/default.jpg',
+      `/thumbnails/pl/${id}/default.jpg`,
+    ]) {
+      expect((await fetch(`${catalogue.url}${path}`)).status, path).toBe(404);
+    }
   });
 });
 

@@ -1,13 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
+import { etag } from 'hono/etag';
 import { endpoints, type EndpointName } from '../shared/endpoints.ts';
 import type { CatalogueStore } from './catalogue-db.ts';
 import { createLookups, type LookupRequest, type LookupResult } from './catalogue-lookups.ts';
 import { createContinuationCodec } from './continuation.ts';
 import { faultSettingsSchema, NO_FAULTS, type FaultSettings } from './fault-settings.ts';
 import { problemResponse } from './problem-response.ts';
-import { renderThumbnail, THUMBNAIL_PATH_PREFIX } from './thumbnails.ts';
+import type { ThumbnailFiles } from './thumbnail-files.ts';
+import { parseThumbnailRequest, THUMBNAIL_PATH_PREFIX } from './thumbnails.ts';
 
 // The Video Catalogue Lookup Service (docs/catalogue-api.md) over the embedded store: the HTTP
 // layer, which checks credentials, applies the fault switches and writes problem documents.
@@ -28,6 +30,8 @@ export interface CatalogueAppOptions {
    * '' gives root-relative URLs, for when another origin serves the thumbnails (the explorer).
    */
   thumbnailBaseUrl?: string;
+  /** Where the thumbnails' JPEG files come from; without it, every thumbnail is a 404. */
+  thumbnails?: ThumbnailFiles;
   faults?: FaultSwitch;
   /** Enables GET/PUT/DELETE /__faults; never on by default. */
   faultControl?: boolean;
@@ -88,11 +92,14 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
     await next();
   });
 
-  app.get(`${THUMBNAIL_PATH_PREFIX}/*`, (c) => {
-    const svg = renderThumbnail(c.req.path);
-    if (svg === null) return problemResponse(c, 'not_found', 'No such thumbnail.');
-    return c.body(svg, 200, {
-      'Content-Type': 'image/svg+xml',
+  // Images as the real image host serves them (spec §2.5): no credentials, cached for a year,
+  // and a strong validator (hono's etag: a digest of the bytes, and 304 for If-None-Match).
+  app.get(`${THUMBNAIL_PATH_PREFIX}/*`, etag(), async (c) => {
+    const request = parseThumbnailRequest(c.req.path, c.req.query('sqp'));
+    const image = request && (await options.thumbnails?.read(request));
+    if (!image) return problemResponse(c, 'not_found', 'No such thumbnail.');
+    return c.body(new Uint8Array(image), 200, {
+      'Content-Type': 'image/jpeg',
       'Cache-Control': 'public, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
     });

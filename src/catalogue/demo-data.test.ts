@@ -9,6 +9,7 @@ import { generateDemoCatalogue } from './demo-data.ts';
 import { BIG_CHANNEL_PLAYLISTS, BIG_CHANNEL_VIDEOS, FIXTURE_IDS } from './demo-fixtures.ts';
 import { agoText, lastUpdatedText, snippet, viewsText } from './display-text.ts';
 import { parseFaultSpec } from './fault-settings.ts';
+import { thumbnailSvg } from './thumbnail-art.ts';
 
 const fingerprint = (value: unknown) =>
   createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -59,6 +60,19 @@ describe('the demo catalogue', () => {
     const views = catalogue.videos.map((v) => v.viewCount).sort((a, b) => a - b);
     const median = views[Math.floor(views.length / 2)] ?? 0;
     expect(views.at(-1)).toBeGreaterThan(median * 1000);
+  });
+});
+
+describe('the demo’s thumbnail art', () => {
+  it('is drawn from the ID: the same on every run, its colours differing between IDs', () => {
+    const { videos, playlists } = generateDemoCatalogue();
+    const art = videos.slice(0, 50).map((v) => thumbnailSvg('vi', v.id, 336, 188));
+    expect(art).toEqual(videos.slice(0, 50).map((v) => thumbnailSvg('vi', v.id, 336, 188)));
+    const colours = (svg: string) => svg.match(/stop-color="[^"]+"/g)?.join();
+    expect(new Set(art.map(colours)).size).toBeGreaterThan(40);
+    // A playlist's carries the stack stripe; a video's the play mark.
+    expect(thumbnailSvg('pl', playlists[0]!.id, 336, 188)).not.toContain('<path');
+    expect(art[0]).toContain('<path');
   });
 });
 

@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { openDemoStore } from './catalogue-db.ts';
 import { createCatalogueApp } from './create-catalogue-app.ts';
 import { NO_FAULTS, type FaultSettings } from './fault-settings.ts';
+import { createThumbnailFiles } from './thumbnail-files.ts';
 
 export interface StartCatalogueOptions {
   /** Default 127.0.0.1: the embedded catalogue is reached over loopback only. */
@@ -11,7 +12,7 @@ export interface StartCatalogueOptions {
   port?: number;
   apiKey: string;
   apiSecret: string;
-  /** Where the SQLite file lives; default ./data. */
+  /** Where the SQLite file and the thumbnails' folder live; default ./data. */
   dataDir?: string;
   /** See CatalogueAppOptions.thumbnailBaseUrl. */
   thumbnailBaseUrl?: string;
@@ -28,12 +29,18 @@ export interface StartedCatalogue {
 /** Opens (building on first run) the demo database and serves the lookup service over HTTP. */
 export async function startCatalogue(options: StartCatalogueOptions): Promise<StartedCatalogue> {
   const started = Date.now();
-  const store = openDemoStore(options.dataDir ?? 'data');
+  const dataDir = options.dataDir ?? 'data';
+  const store = openDemoStore(dataDir);
+  const thumbnails = createThumbnailFiles({
+    dataDir,
+    has: (kind, id) => (kind === 'vi' ? store.videoExists(id) : store.playlist(id) !== undefined),
+  });
   const app = createCatalogueApp({
     store,
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
     thumbnailBaseUrl: options.thumbnailBaseUrl,
+    thumbnails,
     faults: { settings: { ...NO_FAULTS, ...options.faults } },
     faultControl: options.faultControl ?? false,
   });

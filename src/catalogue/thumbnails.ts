@@ -1,65 +1,104 @@
 import type { Thumbnail } from '../shared/catalogue-schema.ts';
 import { hashString } from './random.ts';
+import type { ThumbnailKind } from './thumbnail-art.ts';
 
-// Thumbnails the service draws itself, so that the demo displays without internet access.
-// URLs keep the real shape (spec §2.5): several sizes per item, a path per video or playlist
-// and a long query string; the query is decoration and is ignored when drawing.
+// Thumbnail URLs in the real service's shapes (spec §2.5). A page lists one image in four
+// 16:9 sizes, largest first, as `…/vi/<id>/hqdefault.jpg?sqp=…&rs=…`: the four differ only in
+// `sqp`, which names the size the image host scales to (below), and `rs`, its signature. The
+// image host's fixed names are served too (`default.jpg` 120×90 to `maxresdefault.jpg`
+// 1280×720, the 4:3 ones letterboxed as the real ones are), for link previews and share cards.
+// A playlist's images are its own, under `pl/` (the real service shows its first video's).
+
+export type { ThumbnailKind } from './thumbnail-art.ts';
 
 export const THUMBNAIL_PATH_PREFIX = '/thumbnails';
 
-/** The sizes the real service sends, largest first. */
-const SIZES: Array<{ name: string; width: number; height: number }> = [
-  { name: 'hqdefault', width: 336, height: 188 },
-  { name: 'mqdefault', width: 246, height: 138 },
-  { name: 'sddefault', width: 196, height: 110 },
-  { name: 'default', width: 168, height: 94 },
+export interface ThumbnailSize {
+  width: number;
+  height: number;
+  /** The 16:9 picture between black bars, filling a 4:3 image. */
+  letterboxed: boolean;
+}
+
+/** The sizes a page lists, largest first: those of the real service's pages. */
+export const LISTED_SIZES: readonly ThumbnailSize[] = [
+  { width: 336, height: 188, letterboxed: false },
+  { width: 246, height: 138, letterboxed: false },
+  { width: 196, height: 110, letterboxed: false },
+  { width: 168, height: 94, letterboxed: false },
 ];
 
-export type ThumbnailKind = 'vi' | 'pl';
+/** The image host's fixed names and their sizes. */
+export const NAMED_SIZES = {
+  default: { width: 120, height: 90, letterboxed: true },
+  mqdefault: { width: 320, height: 180, letterboxed: false },
+  hqdefault: { width: 480, height: 360, letterboxed: true },
+  sddefault: { width: 640, height: 480, letterboxed: true },
+  maxresdefault: { width: 1280, height: 720, letterboxed: false },
+} as const satisfies Record<string, ThumbnailSize>;
+
+export type ThumbnailName = keyof typeof NAMED_SIZES;
+
+/** The image the listed sizes are scaled from, as at the real service. */
+const LISTED_NAME: ThumbnailName = 'hqdefault';
+
+const varint = (n: number): number[] => {
+  const bytes: number[] = [];
+  for (; n > 0x7f; n >>>= 7) bytes.push((n & 0x7f) | 0x80);
+  bytes.push(n);
+  return bytes;
+};
+
+/**
+ * The real service's `sqp` for a size: URL-safe base64 of a protobuf message whose fields 1 and
+ * 2 are the width and height (the rest as the real ones have it). The sizes of LISTED_SIZES
+ * give the very strings the real service sends.
+ */
+export function sqpFor(width: number, height: number): string {
+  const body = [
+    ...[0x08, ...varint(width), 0x10, ...varint(height)],
+    ...[0x48, 0x5a, 0xf2, 0xab, 0x8a, 0xa9, 0x03, 0x09, 0x08, 0x01, 0x15, 0x00, 0x00, 0x88],
+    ...[0x42, 0x18, 0x01],
+  ];
+  const message = Buffer.from([0xfa, 0x86, 0xb2, 0x9b, 0x01, body.length, ...body]);
+  return message.toString('base64').replaceAll('+', '-').replaceAll('/', '_');
+}
+
+const LISTED_BY_SQP = new Map(LISTED_SIZES.map((size) => [sqpFor(size.width, size.height), size]));
 
 export function thumbnailsFor(baseUrl: string, kind: ThumbnailKind, id: string): Thumbnail[] {
-  const token = hashString(id).toString(36);
-  return SIZES.map(({ name, width, height }) => ({
-    url: `${baseUrl}${THUMBNAIL_PATH_PREFIX}/${kind}/${id}/${name}.svg?sqp=-oaymwE${token}CNACELwBSFXyq4qpAw&rs=AOn4CL${token}`,
+  // `rs` only imitates the real signature: nothing checks it.
+  const rs = `AOn4CL${hashString(id).toString(36)}`;
+  return LISTED_SIZES.map(({ width, height }) => ({
+    url: `${baseUrl}${THUMBNAIL_PATH_PREFIX}/${kind}/${id}/${LISTED_NAME}.jpg?sqp=${sqpFor(width, height)}&rs=${rs}`,
     width,
     height,
   }));
 }
 
-const PATH =
-  /^\/thumbnails\/(vi|pl)\/([A-Za-z0-9_-]{1,80})\/(hqdefault|mqdefault|sddefault|default)\.svg$/;
+/** One image this service may serve: whose, and at which size. */
+export interface ThumbnailRequest {
+  kind: ThumbnailKind;
+  id: string;
+  size: ThumbnailSize;
+}
 
-/** The SVG for a thumbnail path, or null when the path is not one this service hands out. */
-export function renderThumbnail(pathname: string): string | null {
+const PATH = new RegExp(
+  `^${THUMBNAIL_PATH_PREFIX}/(vi|pl)/([A-Za-z0-9_-]{1,80})/(${Object.keys(NAMED_SIZES).join('|')})\\.jpg$`,
+);
+
+/**
+ * The image a thumbnail URL names (its path, and its `sqp` if any), or null when it is not one
+ * this service hands out: an unknown name or `sqp` is a 404, as a size never listed would be.
+ */
+export function parseThumbnailRequest(
+  pathname: string,
+  sqp: string | undefined,
+): ThumbnailRequest | null {
   const match = PATH.exec(pathname);
   if (!match) return null;
-  const [, kind, id, name] = match as unknown as [string, ThumbnailKind, string, string];
-  const size = SIZES.find((s) => s.name === name) ?? SIZES[0]!;
-  const hash = hashString(id);
-  const hue = hash % 360;
-  const hue2 = (hue + 40 + ((hash >>> 9) % 80)) % 360;
-  const { width: w, height: h } = size;
-  const cx = ((hash >>> 3) % 60) + 20;
-  const cy = ((hash >>> 11) % 50) + 25;
-  // A playlist thumbnail carries the platform's "stack" stripe on the right.
-  const stack =
-    kind === 'pl'
-      ? `<rect x="${w * 0.62}" y="0" width="${w * 0.38}" height="${h}" fill="#000" fill-opacity=".55"/>` +
-        [0.35, 0.5, 0.65]
-          .map(
-            (y) =>
-              `<rect x="${w * 0.72}" y="${h * y - 2}" width="${w * 0.18}" height="4" rx="2" fill="#fff" fill-opacity=".85"/>`,
-          )
-          .join('')
-      : `<circle cx="${w / 2}" cy="${h / 2}" r="${h * 0.16}" fill="#000" fill-opacity=".35"/><path d="M${w / 2 - h * 0.05} ${h / 2 - h * 0.08}v${h * 0.16}l${h * 0.13}-${h * 0.08}z" fill="#fff"/>`;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
-    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
-    `<stop offset="0" stop-color="hsl(${hue} 70% 55%)"/><stop offset="1" stop-color="hsl(${hue2} 65% 30%)"/>` +
-    `</linearGradient></defs>` +
-    `<rect width="${w}" height="${h}" fill="url(#g)"/>` +
-    `<circle cx="${(cx / 100) * w}" cy="${(cy / 100) * h}" r="${h * 0.45}" fill="#fff" fill-opacity=".12"/>` +
-    stack +
-    `</svg>`
-  );
+  const [, kind, id, name] = match as unknown as [string, ThumbnailKind, string, ThumbnailName];
+  if (sqp === undefined) return { kind, id, size: NAMED_SIZES[name] };
+  const size = name === LISTED_NAME ? LISTED_BY_SQP.get(sqp) : undefined;
+  return size === undefined ? null : { kind, id, size };
 }

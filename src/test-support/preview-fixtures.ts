@@ -33,7 +33,7 @@ export const itemTitle = (n: number) => `Song ${n}: "Hey" <b>you</b> & 'me' 🎵
 /** Out of size order on purpose, the largest one root-relative (as the embedded catalogue's are). */
 export const PLAYLIST_THUMBNAILS: Thumbnail[] = [
   { url: 'https://i.example.com/pl/small.jpg?a=1&b=2', width: 120, height: 90 },
-  { url: `/thumbnails/pl/${PLAYLIST_ID}/hqdefault.svg?sqp=x&rs=y`, width: 480, height: 360 },
+  { url: `/thumbnails/pl/${PLAYLIST_ID}/hqdefault.jpg?sqp=x&rs=y`, width: 480, height: 360 },
   { url: 'https://i.example.com/pl/medium.jpg', width: 320, height: 180 },
 ];
 
@@ -82,7 +82,7 @@ export const NEWEST_VIDEO_THUMBNAILS: Thumbnail[] = [
   { url: 'https://i.example.com/cv/newest-hq.jpg', width: 480, height: 360 },
 ];
 export const FIRST_LIST_THUMBNAILS: Thumbnail[] = [
-  { url: '/thumbnails/pl/first-list/hqdefault.svg?a=1&b=2', width: 480, height: 360 },
+  { url: '/thumbnails/pl/first-list/hqdefault.jpg?a=1&b=2', width: 480, height: 360 },
 ];
 
 const channelVideos: ChannelVideosPage = {

@@ -17,12 +17,16 @@ const THUMB_WIDTH = { narrow: 112, wide: 160 } as const;
 // Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
 export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
   playlist,
+  eager,
 }: {
   playlist: ChannelPlaylist;
+  /** Among the first EAGER_ROWS (row-layout.tsx). */
+  eager: boolean;
 }) {
   return (
     <ThumbnailRow
       thumbnails={playlist.thumbnails}
+      eager={eager}
       thumbWidth={THUMB_WIDTH}
       thumbClassName="w-28 sm:w-40"
     >

@@ -15,10 +15,18 @@ export const CHANNEL_VIDEO_ROW_SIZE: RowSize = {
 const THUMB_WIDTH = { narrow: 112, wide: 192 } as const;
 
 // Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
-export const ChannelVideoRow = memo(function ChannelVideoRow({ video }: { video: ChannelVideo }) {
+export const ChannelVideoRow = memo(function ChannelVideoRow({
+  video,
+  eager,
+}: {
+  video: ChannelVideo;
+  /** Among the first EAGER_ROWS (row-layout.tsx). */
+  eager: boolean;
+}) {
   return (
     <ThumbnailRow
       thumbnails={video.thumbnails}
+      eager={eager}
       thumbWidth={THUMB_WIDTH}
       thumbClassName="w-28 sm:w-48"
       badge={<DurationBadge seconds={video.duration} />}

@@ -19,7 +19,7 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
     <header className="flex flex-col gap-4 py-5 sm:flex-row sm:gap-6">
       <ThumbnailImage
         thumbnails={info.thumbnails}
-        cssWidth={288}
+        cssWidth={{ narrow: 192, wide: 288 }}
         alt={`Thumbnail of the playlist “${info.title}”`}
         className="w-48 self-start sm:w-72"
         eager

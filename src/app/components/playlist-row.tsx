@@ -21,6 +21,8 @@ interface PlaylistRowProps {
   playlistId: string;
   /** The item a deep link (`?index=N`) pointed at. */
   isTarget: boolean;
+  /** Among the first EAGER_ROWS (row-layout.tsx). */
+  eager: boolean;
 }
 
 // Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
@@ -28,6 +30,7 @@ export const PlaylistRow = memo(function PlaylistRow({
   item,
   playlistId,
   isTarget,
+  eager,
 }: PlaylistRowProps) {
   return (
     <div
@@ -46,6 +49,7 @@ export const PlaylistRow = memo(function PlaylistRow({
         cssWidth={THUMB_WIDTH}
         alt=""
         className="w-28 sm:w-40"
+        eager={eager}
       >
         <DurationBadge seconds={item.duration} />
       </ThumbnailImage>

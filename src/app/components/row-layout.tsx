@@ -2,6 +2,13 @@ import type { ReactNode } from 'react';
 import type { Thumbnail } from '../../shared/catalogue-schema.ts';
 import { ThumbnailImage } from './thumbnail-image.tsx';
 
+/**
+ * Rows a list can show on screen when it opens at its top (8 rows of the shortest kind fill a
+ * tall window): their images load at once, found by the preload scanner in the server's HTML;
+ * the others' wait until they come near the viewport.
+ */
+export const EAGER_ROWS = 8;
+
 /** A row's title link; it stretches over the whole row, so the row is one click target. */
 export const ROW_TITLE_LINK =
   "line-clamp-2 text-sm font-medium text-zinc-900 outline-none after:absolute after:inset-0 after:content-[''] sm:text-base dark:text-zinc-50";
@@ -12,6 +19,7 @@ export function ThumbnailRow({
   thumbWidth,
   thumbClassName,
   badge,
+  eager,
   children,
 }: {
   thumbnails: readonly Thumbnail[];
@@ -20,6 +28,8 @@ export function ThumbnailRow({
   /** Sets the thumbnail box's width at each breakpoint. */
   thumbClassName: string;
   badge?: ReactNode;
+  /** The row is among the first EAGER_ROWS. */
+  eager: boolean;
   children: ReactNode;
 }) {
   return (
@@ -29,6 +39,7 @@ export function ThumbnailRow({
         cssWidth={thumbWidth}
         alt=""
         className={thumbClassName}
+        eager={eager}
       >
         {badge}
       </ThumbnailImage>

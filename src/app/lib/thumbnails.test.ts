@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { pickThumbnail, thumbnailSrcSet } from './thumbnails.ts';
 
 const sizes = [
-  { url: '/t/hq.svg?a=1', width: 336, height: 188 },
-  { url: '/t/mq.svg', width: 246, height: 138 },
-  { url: '/t/sd.svg', width: 196, height: 110 },
-  { url: '/t/default.svg', width: 168, height: 94 },
+  { url: '/t/hqdefault.jpg?sqp=a&rs=1', width: 336, height: 188 },
+  { url: '/t/hqdefault.jpg?sqp=b', width: 246, height: 138 },
+  { url: '/t/hqdefault.jpg?sqp=c', width: 196, height: 110 },
+  { url: '/t/hqdefault.jpg?sqp=d', width: 168, height: 94 },
 ];
 
 describe('pickThumbnail', () => {
@@ -32,14 +32,14 @@ describe('pickThumbnail', () => {
 describe('thumbnailSrcSet', () => {
   it('lists each width once, narrowest first', () => {
     expect(thumbnailSrcSet(sizes)).toBe(
-      '/t/default.svg 168w, /t/sd.svg 196w, /t/mq.svg 246w, /t/hq.svg?a=1 336w',
+      '/t/hqdefault.jpg?sqp=d 168w, /t/hqdefault.jpg?sqp=c 196w, /t/hqdefault.jpg?sqp=b 246w, /t/hqdefault.jpg?sqp=a&rs=1 336w',
     );
     expect(thumbnailSrcSet([sizes[0]!])).toBeUndefined();
   });
 
   it('escapes characters that separate srcset candidates', () => {
-    expect(thumbnailSrcSet([{ url: '/a b,c.svg', width: 1, height: 1 }, sizes[3]!])).toBe(
-      '/a%20b%2Cc.svg 1w, /t/default.svg 168w',
+    expect(thumbnailSrcSet([{ url: '/a b,c.jpg', width: 1, height: 1 }, sizes[3]!])).toBe(
+      '/a%20b%2Cc.jpg 1w, /t/hqdefault.jpg?sqp=d 168w',
     );
   });
 });

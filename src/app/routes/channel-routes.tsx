@@ -9,6 +9,7 @@ import {
   ChannelPlaylistRow,
 } from '../components/channel-playlist-row.tsx';
 import { CHANNEL_VIDEO_ROW_SIZE, ChannelVideoRow } from '../components/channel-video-row.tsx';
+import { EAGER_ROWS } from '../components/row-layout.tsx';
 import { PagedList } from '../components/paged-list.tsx';
 import type { RowSize } from '../components/window-list.tsx';
 import { usePagedList, type PageItem } from '../hooks/use-paged-list.ts';
@@ -32,7 +33,8 @@ interface TabList<E extends TabEndpoint[ChannelTab]> {
   endpoint: E;
   noun: { one: string; many: string };
   rowSize: RowSize;
-  renderItem: (item: PageItem<E>) => ReactNode;
+  /** `eager`: the row is among the first EAGER_ROWS (row-layout.tsx). */
+  renderItem: (item: PageItem<E>, eager: boolean) => ReactNode;
 }
 
 const TAB_LISTS: { [T in ChannelTab]: TabList<TabEndpoint[T]> } = {
@@ -40,13 +42,13 @@ const TAB_LISTS: { [T in ChannelTab]: TabList<TabEndpoint[T]> } = {
     endpoint: 'channel-videos',
     noun: { one: 'video', many: 'videos' },
     rowSize: CHANNEL_VIDEO_ROW_SIZE,
-    renderItem: (video) => <ChannelVideoRow video={video} />,
+    renderItem: (video, eager) => <ChannelVideoRow video={video} eager={eager} />,
   },
   playlists: {
     endpoint: 'channel-playlists',
     noun: { one: 'playlist', many: 'playlists' },
     rowSize: CHANNEL_PLAYLIST_ROW_SIZE,
-    renderItem: (playlist) => <ChannelPlaylistRow playlist={playlist} />,
+    renderItem: (playlist, eager) => <ChannelPlaylistRow playlist={playlist} eager={eager} />,
   },
 };
 
@@ -106,7 +108,7 @@ function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T 
       renderRow={(row) => {
         // Row `row` shows item `position`: the same unless the panel sorted the list.
         const position = wholeList.itemAt(row);
-        const content = renderItem(list.items[position]!);
+        const content = renderItem(list.items[position]!, row < EAGER_ROWS);
         return position === wholeList.marked ? <MarkedRow>{content}</MarkedRow> : content;
       }}
     />

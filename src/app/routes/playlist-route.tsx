@@ -4,6 +4,7 @@ import { playlistPath } from '../../shared/app-routes.ts';
 import { PagedList } from '../components/paged-list.tsx';
 import { PlaylistHeader, PlaylistHeaderSkeleton } from '../components/playlist-header.tsx';
 import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
+import { EAGER_ROWS } from '../components/row-layout.tsx';
 import { SeekStatus } from '../components/seek-status.tsx';
 import { useAddressFollowsTop, useDeepLinkSeek } from '../hooks/use-deep-link-seek.ts';
 import { usePagedList } from '../hooks/use-paged-list.ts';
@@ -104,6 +105,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               item={list.items[position]!}
               playlistId={id}
               isTarget={position === marked}
+              eager={row < EAGER_ROWS}
             />
           );
         }}

@@ -29,7 +29,12 @@ import {
   type TestUpstream,
 } from '../../test-support/test-upstream.ts';
 import { createChannelTitles, type ChannelTitles } from './channel-titles.ts';
-import { createLinkPreviews, type FirstPage, type LinkPreviews } from './link-preview.ts';
+import {
+  createLinkPreviews,
+  renderHead,
+  type FirstPage,
+  type LinkPreviews,
+} from './link-preview.ts';
 import type { PageSource } from '../pages/page-source.ts';
 
 // Link previews over a real page source (cache, merging, allowance, upstream client) talking
@@ -147,6 +152,8 @@ function expectPreview(head: string, expected: Expected) {
     expect(meta['twitter:image']).toBe(absolute);
     expect(meta['og:image:width']).toBe(String(expected.image.width));
     expect(meta['og:image:height']).toBe(String(expected.image.height));
+    // Every image of the fixtures is a JPEG, as the real service's are (spec §2.5).
+    expect(meta['og:image:type']).toBe('image/jpeg');
   } else {
     expect(meta['og:image']).toBeUndefined();
     expect(meta['twitter:image']).toBeUndefined();
@@ -186,7 +193,7 @@ describe('a playlist', () => {
     );
     // The root-relative thumbnail made absolute on the public origin, its query escaped.
     expect(head).toContain(
-      `<meta property="og:image" content="${ORIGIN}/thumbnails/pl/${PLAYLIST_ID}/hqdefault.svg?sqp=x&amp;rs=y" />`,
+      `<meta property="og:image" content="${ORIGIN}/thumbnails/pl/${PLAYLIST_ID}/hqdefault.jpg?sqp=x&amp;rs=y" />`,
     );
   });
 
@@ -361,6 +368,31 @@ describe('a channel', () => {
   });
 });
 
+describe('the image’s type', () => {
+  it('is named from the URL path’s extension, and left out when the path names none', () => {
+    freshExplorer();
+    const typeOf = (url: string) =>
+      readHead(
+        renderHead(
+          {
+            title: 'A',
+            documentTitle: 'A',
+            description: 'B',
+            path: '/',
+            image: { url, width: 336, height: 188 },
+            notFound: false,
+            complete: true,
+          },
+          ORIGIN,
+        ),
+      ).meta['og:image:type'];
+    expect(typeOf('/thumbnails/vi/x/hqdefault.jpg?sqp=a.png')).toBe('image/jpeg');
+    expect(typeOf('https://i.ytimg.com/vi_webp/x/mqdefault.WEBP')).toBe('image/webp');
+    expect(typeOf('https://img.example/x/photo?f=.jpg')).toBeUndefined();
+    expect(typeOf('https://img.example/x/photo.constructor')).toBeUndefined();
+  });
+});
+
 describe('home and not found', () => {
   it('home: the product’s own title and description', async () => {
     freshExplorer();
@@ -435,7 +467,7 @@ describe('with the embedded catalogue', () => {
     const before = readHead(previews.headFor(new URL(path, 'http://x'), ORIGIN, first));
     expect(before.meta['og:title']).toBe(info.title);
     expect(before.meta['og:image']).toMatch(
-      new RegExp(`^${ORIGIN}/thumbnails/pl/${id}/hqdefault\\.svg\\?`),
+      new RegExp(`^${ORIGIN}/thumbnails/pl/${id}/hqdefault\\.jpg\\?`),
     );
 
     // The API reads pages 2 to 24 (items 101 to 2,400), as a reader scrolling down would.

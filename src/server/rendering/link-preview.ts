@@ -239,6 +239,20 @@ function absoluteImage(raw: string, origin: string): string | null {
   return url !== null && (url.protocol === 'https:' || url.protocol === 'http:') ? url.href : null;
 }
 
+/** Image types an unfurler takes, by the URL path's extension (`…/hqdefault.jpg?sqp=…`, spec §2.5). */
+const IMAGE_TYPES = new Map([
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['png', 'image/png'],
+  ['webp', 'image/webp'],
+  ['gif', 'image/gif'],
+]);
+
+function imageType(absolute: string): string | undefined {
+  const extension = /\.([a-z]+)$/i.exec(new URL(absolute).pathname)?.[1];
+  return extension === undefined ? undefined : IMAGE_TYPES.get(extension.toLowerCase());
+}
+
 /** The tags, every value escaped. */
 export function renderHead(preview: LinkPreview, origin: string): string {
   const url = `${origin}${preview.path}`;
@@ -260,6 +274,8 @@ export function renderHead(preview: LinkPreview, origin: string): string {
   ];
   if (image) {
     tags.push(meta('property', 'og:image', image));
+    const type = imageType(image);
+    if (type !== undefined) tags.push(meta('property', 'og:image:type', type));
     const { width, height } = preview.image as Thumbnail;
     if (width > 0 && height > 0) {
       tags.push(meta('property', 'og:image:width', String(width)));

@@ -16,8 +16,10 @@ export function thumbnails(proxy: ThumbnailProxy | null): Handler<AppEnv> {
     const url = c.req.url;
     const answer = await proxy.fetch(
       url.slice(url.indexOf(THUMBNAIL_PREFIX, url.indexOf('//') + 2)),
+      c.req.header('If-None-Match'),
     );
     if (answer.status === 404) return notFound();
+    if (answer.status === 304) return respond(304, null, answer.headers);
     if (answer.status !== 200) {
       return problemResponse('upstream_error', 'The thumbnail could not be fetched.', {
         instance: c.req.path,

@@ -1,10 +1,11 @@
 import { Pool } from 'undici';
 
-// Thumbnails through the explorer's own origin: the embedded catalogue draws them and is reachable
-// on loopback only, so the explorer starts it with root-relative thumbnail URLs
-// (`/thumbnails/vi/<id>/mqdefault.svg?…`) and passes those requests on. That way they load when the
-// explorer is opened from another machine, and the CSP's img-src 'self' covers them. Thumbnails
-// need no credentials and cost no quota; only the path and query go on.
+// Thumbnails through the explorer's own origin: the embedded catalogue serves them and is
+// reachable on loopback only, so the explorer starts it with root-relative thumbnail URLs
+// (`/thumbnails/vi/<id>/hqdefault.jpg?sqp=…`, spec §2.5) and passes those requests on. That way
+// they load when the explorer is opened from another machine, and the CSP's img-src 'self' covers
+// them. Thumbnails need no credentials and cost no quota; only the path, the query and a
+// validator go on, and the image's type, caching and validator come back.
 
 export interface ThumbnailAnswer {
   status: number;
@@ -13,8 +14,11 @@ export interface ThumbnailAnswer {
 }
 
 export interface ThumbnailProxy {
-  /** `pathAndQuery` starts with /thumbnails/. */
-  fetch(pathAndQuery: string): Promise<ThumbnailAnswer>;
+  /**
+   * `pathAndQuery` starts with /thumbnails/; `ifNoneMatch` is the browser's, for a 304 when its
+   * copy is current.
+   */
+  fetch(pathAndQuery: string, ifNoneMatch?: string): Promise<ThumbnailAnswer>;
   close(): Promise<void>;
 }
 
@@ -37,7 +41,7 @@ export function createThumbnailProxy(options: {
   const notFound: ThumbnailAnswer = { status: 404, body: null, headers: {} };
 
   return {
-    async fetch(pathAndQuery) {
+    async fetch(pathAndQuery, ifNoneMatch) {
       const mark = pathAndQuery.indexOf('?');
       const path = mark === -1 ? pathAndQuery : pathAndQuery.slice(0, mark);
       const query = mark === -1 ? '' : pathAndQuery.slice(mark + 1);
@@ -47,18 +51,23 @@ export function createThumbnailProxy(options: {
         const response = await pool.request({
           method: 'GET',
           path: pathAndQuery,
-          headers: { Accept: 'image/svg+xml,image/*' },
+          headers: {
+            Accept: 'image/jpeg,image/*',
+            ...(ifNoneMatch === undefined ? {} : { 'If-None-Match': ifNoneMatch }),
+          },
           signal: AbortSignal.timeout(timeoutMs),
         });
         const body = Buffer.from(await response.body.arrayBuffer());
-        if (response.statusCode === 404) return notFound;
-        if (response.statusCode !== 200) return { status: 502, body: null, headers: {} };
+        const { statusCode } = response;
+        if (statusCode === 404) return notFound;
+        if (statusCode !== 200 && statusCode !== 304)
+          return { status: 502, body: null, headers: {} };
         const headers: Record<string, string> = {};
         for (const name of PASSED_HEADERS) {
           const value = response.headers[name];
           if (typeof value === 'string') headers[name] = value;
         }
-        return { status: 200, body, headers };
+        return { status: statusCode, body: statusCode === 304 ? null : body, headers };
       } catch {
         return { status: 502, body: null, headers: {} };
       }
