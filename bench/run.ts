@@ -9,6 +9,7 @@ import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
 import { PAGE, writeRun, type BenchRun } from './benchmarks-page.ts';
 import { bundleRows } from './bundle-size.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
 import { benchProxyCached } from './proxy-cached.ts';
@@ -64,6 +65,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
   ['12', () => benchFind({ ...base, rounds: smoke ? 1 : 3 })],
   ['13', () => benchReplicas({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 50 })],
+  ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];
 
 const covers = (id: string) => (id === '10' ? ['10', '11'] : [id]);

@@ -209,7 +209,10 @@ export function WindowList({
             key={index}
             aria-setsize={setSize ?? count}
             aria-posinset={index + 1}
-            className={rowSize.className}
+            // The browser lays out and paints only the rows near the window (their height is
+            // fixed, so the page is as tall as with all of them): the first paint does not wait
+            // for a hundred rows, nor does hydration.
+            className={`${rowSize.className} [content-visibility:auto]`}
           >
             {renderRow(index)}
           </li>
