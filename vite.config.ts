@@ -1,5 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 // The app's build: hashed files under /assets/, no inline scripts or styles (the server's CSP is
@@ -34,6 +35,19 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), stylesheetsFirst],
   // public/ is the client's; the server build only renders.
   publicDir: isSsrBuild ? false : 'public',
+  // The browser's zod runs without compiling parsers, which the page's CSP refuses
+  // (src/app/zod-browser.ts); the server's keeps them (in `npm run dev`, where one Vite serves
+  // both, the server's renders go jitless too, a little slower).
+  resolve: isSsrBuild
+    ? {}
+    : {
+        alias: [
+          {
+            find: /^zod$/,
+            replacement: fileURLToPath(new URL('src/app/zod-browser.ts', import.meta.url)),
+          },
+        ],
+      },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

@@ -48,7 +48,11 @@ export function mergeRun(
 ): PageData {
   const kept = run.full ? [] : before.rows.filter((r) => !covered.has(r.bench));
   const merged = [...kept, ...rows.map((r) => ({ ...r, run: run.date }))];
-  const order = (bench: string) => Number.parseInt(bench, 10);
+  // Numbered benches in order, then the named ones (lighthouse).
+  const order = (bench: string) => {
+    const number = Number.parseInt(bench, 10);
+    return Number.isNaN(number) ? Number.MAX_SAFE_INTEGER : number;
+  };
   // A stable sort: rows of one bench keep the order their bench gave them.
   merged.sort((a, b) => order(a.bench) - order(b.bench));
   const used = new Set(merged.map((r) => r.run));

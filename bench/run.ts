@@ -9,6 +9,7 @@ import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
 import { PAGE, writeRun, type BenchRun } from './benchmarks-page.ts';
 import { bundleRows } from './bundle-size.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
 import { benchProxyCached } from './proxy-cached.ts';
@@ -88,6 +89,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
         quiet: smoke ? 20 : 300,
       }),
   ],
+  ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];
 
 const covers = (id: string) => (id === '10' ? ['10', '11'] : [id]);

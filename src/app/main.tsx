@@ -1,5 +1,5 @@
 import { hydrate, QueryClientProvider, type DehydratedState } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { APP_STATE_ELEMENT_ID } from '../shared/app-render.ts';
@@ -44,7 +44,12 @@ const app = (
     </QueryClientProvider>
   </StrictMode>
 );
-if (root.firstElementChild) hydrateRoot(root, app);
+// Hydration as a transition: React then works through the server's markup in slices, yielding
+// to the browser between them (a reader's scroll, a tap), rather than in one long task.
+if (root.firstElementChild)
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
 else createRoot(root).render(app);
 
 function restoreServerCache(): void {

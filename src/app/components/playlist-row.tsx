@@ -60,7 +60,7 @@ export const PlaylistRow = memo(function PlaylistRow({
         <Link
           to={channelPath(item.channelId)}
           className={cx(
-            'relative z-10 block truncate text-xs text-zinc-700 hover:underline sm:text-sm dark:text-zinc-300',
+            'relative z-10 block truncate py-1 text-xs text-zinc-700 sm:py-0.5 hover:underline sm:text-sm dark:text-zinc-300',
             FOCUS_RING,
           )}
         >

@@ -1,4 +1,4 @@
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   useEffect,
   useEffectEvent,
@@ -9,7 +9,8 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
-import { useHydrated } from '../hooks/use-hydrated.ts';
+import { useHeldRows } from '../hooks/use-held-rows.ts';
+import { readerMovedFirst, useArrivedByHydration, useHydrated } from '../hooks/use-hydrated.ts';
 import { useIsWide } from '../hooks/use-media-query.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
 
@@ -19,8 +20,12 @@ import type { WindowListHandle } from '../lib/window-list-handle.ts';
 //
 // Server-rendered and until hydrated, the list is the first rows in plain flow (at most a first
 // page), sized by CSS classes: readable with no script at all, and the same markup whatever
-// the screen, so hydration meets what the server sent. Then the virtualizer takes over, keeping
-// the rows it shows (same keys: their positions).
+// the screen, so hydration meets what the server sent. Then the virtualizer takes over where the
+// reader is (the window's own scroll position), keeping the DOM nodes of the rows it shows (same
+// keys: their positions) where they were, and of the rows holding the focus or the selection.
+//
+// Rows are placed with `top`, not a transform: Chrome's layout-shift accounting sees a row that
+// goes from the flow to a transform as moved, even when it is drawn where it was.
 
 /** A row's fixed height below and from the `sm` breakpoint, and the same as classes. */
 export interface RowSize {
@@ -81,6 +86,8 @@ export function WindowList({
 }: WindowListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const hydrated = useHydrated();
+  const arrivedByHydration = useArrivedByHydration();
+  const held = useHeldRows(listRef);
   const wide = useIsWide();
   const rowHeight = rowSize[wide ? 'wide' : 'narrow'];
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -105,18 +112,27 @@ export function WindowList({
     initialOffset: () => restoreY ?? (typeof window === 'undefined' ? 0 : window.scrollY),
     getItemKey: (index) => index, // by position: a video listed twice is shown twice
     useFlushSync: false,
+    rangeExtractor: (range) => {
+      const rows = defaultRangeExtractor(range);
+      const extra = held.filter((index) => index < range.count && !rows.includes(index));
+      return extra.length === 0 ? rows : [...rows, ...extra].sort((a, b) => a - b);
+    },
   });
 
   useEffect(() => {
     virtualizer.measure();
   }, [virtualizer, rowHeight]);
 
-  // Back/forward: the rows are already in the cache, so the window goes straight back.
+  // Back/forward: the rows are already in the cache, so the window goes straight back; once the
+  // list has its full height (the server's rows are only a first page), and not over a reader
+  // who has scrolled the server's page already.
+  const restored = useRef(false);
   useLayoutEffect(() => {
-    if (restoreY !== undefined) window.scrollTo(0, restoreY);
-    // Only when the list first appears.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    if (!hydrated || restored.current) return;
+    restored.current = true;
+    if (restoreY !== undefined && !readerMovedFirst(arrivedByHydration))
+      window.scrollTo(0, restoreY);
+  }, [hydrated, restoreY, arrivedByHydration]);
 
   useImperativeHandle(
     handleRef,
@@ -132,7 +148,9 @@ export function WindowList({
   );
 
   const items = hydrated ? virtualizer.getVirtualItems() : [];
-  const lastShown = items.length > 0 ? items[items.length - 1]!.index : -1;
+  // The last of the rows around the window (a held row further down does not count).
+  const range = hydrated ? virtualizer.range : null;
+  const lastShown = items.length > 0 && range ? Math.min(count - 1, range.endIndex + OVERSCAN) : -1;
 
   // The reader's speed, px/s, smoothed over the last scroll events; it decays while they rest.
   const speed = useRef({ pxPerSecond: 0, y: 0, at: 0 });
@@ -191,7 +209,10 @@ export function WindowList({
             key={index}
             aria-setsize={setSize ?? count}
             aria-posinset={index + 1}
-            className={rowSize.className}
+            // The browser lays out and paints only the rows near the window (their height is
+            // fixed, so the page is as tall as with all of them): the first paint does not wait
+            // for a hundred rows, nor does hydration.
+            className={`${rowSize.className} [content-visibility:auto]`}
           >
             {renderRow(index)}
           </li>
@@ -213,8 +234,8 @@ export function WindowList({
           key={row.key}
           aria-setsize={setSize ?? count}
           aria-posinset={row.index + 1}
-          className="absolute top-0 left-0 w-full"
-          style={{ height: row.size, transform: `translateY(${row.start - margin}px)` }}
+          className="absolute left-0 w-full"
+          style={{ height: row.size, top: row.start - margin }}
         >
           {renderRow(row.index)}
         </li>

@@ -7,7 +7,7 @@ import {
   type SeekTarget,
 } from '../lib/deep-link.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { readerMovedFirst, useArrivedByHydration, useHydrated } from './use-hydrated.ts';
 import type { PagedList } from './use-paged-list.ts';
 import { useReplaceSearch } from './use-replace-search.ts';
 
@@ -50,15 +50,25 @@ export function useDeepLinkSeek(
   }, [startSeek, target, requestUntil]);
 
   // The jump needs the list as the browser lays it out: not before hydration, when the rows are
-  // still the server's and their height not yet the screen's.
+  // still the server's and their height not yet the screen's. A reader who scrolled the
+  // server's rows, the item among them, before then has chosen where to read: no jump over them.
   const hydrated = useHydrated();
+  const arrivedByHydration = useArrivedByHydration();
   const jumpedY = useRef<number | null>(null);
+  const firstLook = useRef(true);
+  const skipped = useRef(false);
   useLayoutEffect(() => {
-    if (state === 'found' && hydrated && jumpedY.current === null) {
-      listRef.current?.scrollToIndex(position);
-      jumpedY.current = window.scrollY;
+    if (!hydrated) return;
+    const first = firstLook.current;
+    firstLook.current = false;
+    if (state !== 'found' || jumpedY.current !== null || skipped.current) return;
+    if (first && readerMovedFirst(arrivedByHydration)) {
+      skipped.current = true;
+      return;
     }
-  }, [state, hydrated, position, listRef]);
+    listRef.current?.scrollToIndex(position);
+    jumpedY.current = window.scrollY;
+  }, [state, hydrated, position, listRef, arrivedByHydration]);
 
   return {
     state,

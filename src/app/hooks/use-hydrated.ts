@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 
 const never = () => () => {};
 
@@ -13,4 +13,25 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/**
+ * True for a component that first rendered while the app took over the server's page (and on
+ * the server), false for one the app drew itself later. A view that arrives by hydration is one
+ * the reader may already be reading, scrolled or with text selected: it must not move them.
+ */
+export function useArrivedByHydration(): boolean {
+  const hydrated = useHydrated();
+  const [hydrating] = useState(!hydrated);
+  return hydrating;
+}
+
+/**
+ * Whether the reader has moved the server's page before the app took it over (read at the
+ * moment of the call, in an effect: hydration is done in slices, and they may still be
+ * scrolling while it runs). Their place then stands: no jump to the top, to a remembered
+ * position or to a deep link's item.
+ */
+export function readerMovedFirst(arrivedByHydration: boolean): boolean {
+  return arrivedByHydration && window.scrollY !== 0;
 }

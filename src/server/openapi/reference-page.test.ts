@@ -42,11 +42,17 @@ describe('the reference page', () => {
   it('needs no script, no inline style and nothing from elsewhere', () => {
     expect(page).toMatch(/^<!doctype html>\n<html lang="en">/);
     expect(page).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
-    // One stylesheet, from the explorer's own origin.
+    // The icon and one stylesheet, from the explorer's own origin.
     expect(page.match(/<link[^>]*>/g)).toEqual([
+      '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
       '<link rel="stylesheet" href="/api-reference.css">',
     ]);
     expect(page).not.toMatch(/\s(?:src|href)="(?:https?:)?\/\//i);
+  });
+
+  it('describes itself for search results and shared links', () => {
+    const description = /<meta name="description" content="([^"]+)">/.exec(page)?.[1];
+    expect(description).toMatch(/^Catalogue Explorer API .+: every operation of the HTTP API/);
   });
 
   it('escapes whatever the document says', () => {

@@ -12,6 +12,8 @@ type Json = Record<string, unknown>;
 
 /** Served from the built app's files (public/api-reference.css). */
 export const REFERENCE_STYLESHEET = '/api-reference.css';
+/** The app's icon, from the same files (public/favicon.svg). */
+const ICON = '/favicon.svg';
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -320,6 +322,10 @@ export function renderReferencePage(document: Json): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
     `<title>${escapeHtml(title)} — reference</title>`,
+    // What a search result or a shared link says about the page.
+    `<meta name="description" content="${escapeHtml(`${title}: every operation of the HTTP API with its parameters and answers, every problem code and every schema.`)}">`,
+    // Named, so that browsers do not ask for /favicon.ico.
+    `<link rel="icon" href="${ICON}" type="image/svg+xml">`,
     // A stylesheet of the app's own origin (public/): the CSP allows it where it allows no
     // inline style; without it the page reads the same in the browser's own styles.
     `<link rel="stylesheet" href="${REFERENCE_STYLESHEET}">`,

@@ -1,0 +1,222 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, IDS, ROWS, test } from './fixtures.ts';
+
+// The first view: the server's page is the reader's from the moment it is painted, and the app
+// taking it over (hydration) must not be noticed. A reader who has scrolled, focused a link or
+// selected text before the scripts arrived finds the same rows, focus and selection after; and
+// on every view, desktop and phone, nothing shifts when the app takes over, nothing breaks the
+// page's own CSP, and axe finds nothing (its touch-target rule included, as Lighthouse runs it).
+
+const DEVICES = {
+  desktop: { viewport: { width: 1280, height: 900 } },
+  phone: {
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  },
+} as const;
+
+/**
+ * Holds back every script of the app until `release` is called: the browser gets the very files
+ * the server sends, only later, as on a slow network. The HTML is painted and can be read and
+ * scrolled meanwhile.
+ */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+interface Seen {
+  y: number;
+  /** Rows at least partly in the window: position and top edge. */
+  rows: Array<[position: number, top: number]>;
+  /** Whether each of those is the very element marked before hydration. */
+  marked: boolean[];
+}
+
+/** The rows in the window; with `mark`, each gets a property only this DOM node carries. */
+function rowsInWindow(page: Page, mark: boolean): Promise<Seen> {
+  return page.evaluate(
+    ({ selector, mark }) => {
+      const rows = [...document.querySelectorAll<HTMLElement>(selector)].filter((row) => {
+        const rect = row.getBoundingClientRect();
+        return rect.bottom > 0 && rect.top < window.innerHeight;
+      });
+      if (mark)
+        for (const row of rows) (row as HTMLElement & { fromServer?: true }).fromServer = true;
+      return {
+        y: window.scrollY,
+        rows: rows.map((row): [number, number] => [
+          Number(row.getAttribute('aria-posinset')),
+          Math.round(row.getBoundingClientRect().top),
+        ]),
+        marked: rows.map((row) => (row as HTMLElement & { fromServer?: true }).fromServer === true),
+      };
+    },
+    { selector: ROWS, mark },
+  );
+}
+
+/** Two frames: what the app renders after an event is laid out and painted. */
+function nextFrames(page: Page): Promise<unknown> {
+  return page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
+// How far the reader scrolls: well into the server's rows (a channel's first page is 30 rows).
+const TAKEN_OVER = [
+  {
+    name: 'a playlist on a desktop',
+    device: 'desktop',
+    path: `/playlist/${IDS.playlist5000}`,
+    scroll: 3000,
+  },
+  {
+    name: 'a channel’s videos on a phone',
+    device: 'phone',
+    path: `/channel/${IDS.bigChannel}`,
+    scroll: 2000,
+  },
+] as const;
+
+for (const view of TAKEN_OVER) {
+  test.describe(() => {
+    test.use(DEVICES[view.device]);
+
+    test(`${view.name}: a scroll, a focus and a selection made before hydration survive it`, async ({
+      page,
+    }) => {
+      const release = await holdScripts(page);
+      // The fixture's goto waits for the app, which the held scripts keep back: not awaited yet.
+      const arrived = page.goto(view.path);
+      await page.locator(`${ROWS}[aria-posinset="2"]`).waitFor();
+
+      // A link in the second row focused, then the page scrolled far past it; text selected in a
+      // row on screen there.
+      const focused = page.locator(`${ROWS}[aria-posinset="2"] a`).last();
+      await focused.focus();
+      await focused.evaluate((link) => ((link as HTMLElement & { mark?: true }).mark = true));
+      await page.mouse.wheel(0, view.scroll);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(view.scroll);
+      const before = await rowsInWindow(page, true);
+      expect(before.rows.length).toBeGreaterThan(3);
+      const selectedRow = before.rows[2]![0];
+      const selected = await page.evaluate(
+        ({ selector }) => {
+          const title = document.querySelector(selector)!;
+          const range = document.createRange();
+          range.selectNodeContents(title);
+          document.getSelection()!.removeAllRanges();
+          document.getSelection()!.addRange(range);
+          return document.getSelection()!.toString();
+        },
+        { selector: `${ROWS}[aria-posinset="${selectedRow}"] a` },
+      );
+      expect(selected).not.toBe('');
+      expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
+
+      release();
+      await arrived;
+      await nextFrames(page);
+
+      const after = await rowsInWindow(page, false);
+      expect(after.y).toBe(view.scroll);
+      expect(after.rows).toEqual(before.rows);
+      // The same DOM nodes: the app adopted them where they were.
+      expect(after.marked.every(Boolean)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => (document.activeElement as (Element & { mark?: true }) | null)?.mark === true,
+        ),
+      ).toBe(true);
+      expect(await page.evaluate(() => document.getSelection()!.toString())).toBe(selected);
+
+      // And the app works from there: the rows follow the window.
+      await page.mouse.wheel(0, 600);
+      await expect
+        .poll(async () => (await rowsInWindow(page, false)).rows[0]![0])
+        .toBeGreaterThan(before.rows[0]![0]);
+    });
+  });
+}
+
+const VIEWS = [
+  { name: 'home', path: '/', ready: 'h1' },
+  { name: 'a playlist', path: `/playlist/${IDS.playlist5000}`, ready: ROWS },
+  {
+    name: 'a deep link',
+    path: `/playlist/${IDS.playlist5000}?index=2345`,
+    ready: `${ROWS}[aria-posinset="2345"]`,
+  },
+  {
+    name: 'a deep link into the first page',
+    path: `/playlist/${IDS.playlist5000}?index=60`,
+    ready: `${ROWS}[aria-posinset="60"]`,
+  },
+  { name: 'a channel’s videos', path: `/channel/${IDS.bigChannel}`, ready: ROWS },
+  { name: 'a channel’s playlists', path: `/channel/${IDS.bigChannel}/playlists`, ready: ROWS },
+  { name: 'an unknown playlist', path: `/playlist/${IDS.unknownPlaylist}`, ready: 'h1' },
+  { name: 'an unknown path', path: '/no/such/page', ready: 'h1' },
+] as const;
+
+/** Installed before any page script: every layout shift and CSP violation, from the start. */
+function watchFirstView(): void {
+  const w = window as unknown as { __shifts: string[]; __violations: string[] };
+  w.__shifts = [];
+  w.__violations = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>)
+      if (entry.value > 0)
+        w.__shifts.push(`${entry.value.toFixed(4)} at ${Math.round(entry.startTime)} ms`);
+  }).observe({ type: 'layout-shift', buffered: true });
+  document.addEventListener('securitypolicyviolation', (event) =>
+    w.__violations.push(
+      `${event.effectiveDirective}: ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`,
+    ),
+  );
+}
+
+for (const [device, settings] of Object.entries(DEVICES)) {
+  test.describe(`on a ${device}`, () => {
+    test.use(settings);
+
+    for (const view of VIEWS) {
+      test(`${view.name}: no layout shift, CSP violation or axe violation as the app takes over`, async ({
+        page,
+        expectConsoleErrors,
+      }) => {
+        // The browser logs the 404 status of a not-found page's own document.
+        expectConsoleErrors(/status of 404/);
+        await page.addInitScript(watchFirstView);
+        await page.goto(view.path);
+        await expect(page.locator(view.ready).first()).toBeInViewport({ timeout: 20_000 });
+        // Whatever the app does next on its own (pages read ahead, thumbnails) is in too.
+        await page.waitForLoadState('networkidle');
+        await nextFrames(page);
+
+        const { shifts, violations } = await page.evaluate(() => {
+          const w = window as unknown as { __shifts: string[]; __violations: string[] };
+          return { shifts: w.__shifts, violations: w.__violations };
+        });
+        expect(shifts, 'layout shifts').toEqual([]);
+        expect(violations, 'CSP violations').toEqual([]);
+
+        const axe = await new AxeBuilder({ page })
+          .options({ rules: { 'target-size': { enabled: true } } })
+          .analyze();
+        const found = axe.violations.map(
+          (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        );
+        expect(found, 'axe violations').toEqual([]);
+      });
+    }
+  });
+}
