@@ -1,12 +1,14 @@
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { launchChromium, ROW_SELECTOR } from './browser.ts';
 import { startExplorer } from './explorer.ts';
+import { labelled, profileEnv, slowCpu, type Conditions } from './latency-profiles.ts';
 import type { BenchRow } from './table.ts';
 
 // Bench 6: scroll the 5,000-video playlist from top to bottom at a steady speed, once the app has
 // taken over the server's page, and watch what it costs: rows in the DOM, long tasks and layout
 // shifts while scrolling, the heap once all 5,000 are loaded, and how often the reader met rows
-// whose page had not arrived yet (placeholders on screen).
+// whose page had not arrived yet (placeholders on screen). Under each latency profile and page
+// speed (latency-profiles.ts), each on a fresh explorer: the pages load while the reader scrolls.
 
 const OBSERVERS = `
   window.__longTasks = [];
@@ -33,13 +35,30 @@ interface ScrollReport {
 export async function benchAppScrolling(options: {
   pixelsPerSecond: number;
   maxSeconds: number;
+  conditions: readonly Conditions[];
 }): Promise<BenchRow[]> {
-  const explorer = await startExplorer();
   const browser = await launchChromium();
+  try {
+    const rows: BenchRow[] = [];
+    for (const conditions of options.conditions)
+      rows.push(...(await scrollOnce(browser, options, conditions)));
+    return rows;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function scrollOnce(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  options: { pixelsPerSecond: number; maxSeconds: number },
+  conditions: Conditions,
+): Promise<BenchRow[]> {
+  const explorer = await startExplorer(undefined, profileEnv(conditions.profile));
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(OBSERVERS);
     const page = await context.newPage();
+    await slowCpu(context, page, conditions.cpuSlowdown);
     await page.goto(`${explorer.url}/playlist/${FIXTURE_IDS.playlist5000}`);
     await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
     const report = (await page.evaluate(
@@ -107,12 +126,16 @@ export async function benchAppScrolling(options: {
     const heapMb = heap.usedSize / 1024 / 1024;
     const longest = longTasks.length ? Math.max(...longTasks) : 0;
     const over50 = longTasks.filter((d) => d > 50).length;
+    await context.close();
     const rowBound = report.viewportRows + 12; // two overscans of 5, and partial rows
     const scope = report.reachedEnd ? 'all 5,000' : `partial run, ${report.seconds.toFixed(0)} s`;
     return [
       {
         bench: '6',
-        measure: `app, scrolling at ${options.pixelsPerSecond} px/s (${scope}): max rows in the DOM`,
+        measure: labelled(
+          `app, scrolling at ${options.pixelsPerSecond} px/s (${scope}): max rows in the DOM`,
+          conditions,
+        ),
         figure: String(report.maxRows),
         reference: `${report.viewportRows} rows fit the viewport; 5,000 in the list`,
         ratio: `${(report.maxRows / report.viewportRows).toFixed(2)}× viewport`,
@@ -121,7 +144,7 @@ export async function benchAppScrolling(options: {
       },
       {
         bench: '6',
-        measure: 'app, scrolling: long tasks (> 50 ms) and the longest',
+        measure: labelled('app, scrolling: long tasks (> 50 ms) and the longest', conditions),
         figure: `${over50} over 50 ms; longest ${longest.toFixed(0)} ms`,
         reference: '50 ms budget',
         ratio: `${(longest / 50).toFixed(2)}× budget`,
@@ -130,7 +153,10 @@ export async function benchAppScrolling(options: {
       },
       {
         bench: '6',
-        measure: 'app, scrolling: layout shift (sum of shifts while scrolling)',
+        measure: labelled(
+          'app, scrolling: layout shift (sum of shifts while scrolling)',
+          conditions,
+        ),
         figure: shift.toFixed(4),
         reference: 'a page arriving moves nothing',
         ratio: '–',
@@ -139,7 +165,7 @@ export async function benchAppScrolling(options: {
       },
       {
         bench: '6',
-        measure: `app, scrolling: JS heap after GC (${scope})`,
+        measure: labelled(`app, scrolling: JS heap after GC (${scope})`, conditions),
         figure: `${heapMb.toFixed(1)} MB`,
         reference: '50 MB budget',
         ratio: `${(heapMb / 50).toFixed(2)}× budget`,
@@ -148,7 +174,10 @@ export async function benchAppScrolling(options: {
       },
       {
         bench: '6',
-        measure: 'app, scrolling: times rows were on screen before their page',
+        measure: labelled(
+          'app, scrolling: times rows were on screen before their page',
+          conditions,
+        ),
         figure: String(report.stalls),
         reference: '50 pages fetched',
         ratio: '–',
@@ -157,7 +186,6 @@ export async function benchAppScrolling(options: {
       },
     ];
   } finally {
-    await browser.close();
     await explorer.stop();
   }
 }
