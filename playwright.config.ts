@@ -36,6 +36,10 @@ function server(port: number, cataloguePort: number, env: Record<string, string>
       CLIENT_RATE_LIMIT_PER_SECOND: '100000',
       RENDER_RATE_LIMIT_BURST: '100000',
       RENDER_RATE_LIMIT_PER_SECOND: '100000',
+      // The journeys hold what a reader's own requests do (what is cached, what a fault hits);
+      // warming would fill the cache behind them at its own pace, and take their faults.
+      // Warming has tests of its own (src/server/warming/) and benchmark rows (benches 7, 9).
+      CHAIN_WARM_SHARE: '0',
       ...env,
     },
   };

@@ -1,6 +1,7 @@
+import type { Browser, Page } from '@playwright/test';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
-import type { BenchOptions } from './catalogue-paging.ts';
 import { launchChromium, ROW_SELECTOR } from './browser.ts';
+import { labelled, profileEnv, slowCpu, type Conditions } from './latency-profiles.ts';
 import { rawChain, withFreshExplorer } from './raw-chain.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
@@ -9,61 +10,86 @@ import type { BenchRow } from './table.ts';
 // past the first page loaded anywhere (a fresh explorer, so a cold server cache): the time until
 // item 4,000 is shown, loaded, against the floor: a script in the same browser, same origin,
 // following the continuations to the page that holds item 4,000 as fast as it can. Both are timed
-// from the request for page 2.
+// from the request for page 2, under each latency profile and page speed (latency-profiles.ts).
 
-const TARGET = 4000;
+export const DRAG_TARGET = 4000;
 
-export async function benchDragDeep(options: BenchOptions): Promise<BenchRow[]> {
+/** The playlist's view in a fresh context, the page's CPU slowed as asked, once hydrated. */
+export async function openPlaylist(
+  browser: Browser,
+  url: string,
+  cpuSlowdown: Conditions['cpuSlowdown'],
+  search = '',
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await slowCpu(context, page, cpuSlowdown);
+  await page.goto(`${url}/playlist/${FIXTURE_IDS.playlist5000}${search}`);
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+  return { page, close: () => context.close() };
+}
+
+/** What a drag of the scrollbar does (the window jumps at once); ms until `target` is shown. */
+export function dragTo(page: Page, target = DRAG_TARGET): Promise<number> {
+  return page.evaluate(
+    ({ selector, target }) =>
+      new Promise<number>((resolve) => {
+        const list = document.querySelector(selector)!.closest('ul')!;
+        const row = document.querySelector(selector)!.getBoundingClientRect().height;
+        const started = performance.now();
+        const shown = () =>
+          document.querySelector(`${selector}[aria-posinset="${target}"] a`) !== null;
+        new MutationObserver((_, observer) => {
+          if (!shown()) return;
+          observer.disconnect();
+          resolve(performance.now() - started);
+        }).observe(list, { childList: true, subtree: true });
+        const top = list.getBoundingClientRect().top + window.scrollY;
+        window.scrollTo(0, top + (target - 1) * row);
+      }),
+    { selector: ROW_SELECTOR, target },
+  );
+}
+
+export async function benchDragDeep(options: {
+  conditions: readonly Conditions[];
+  roundsFor: (conditions: Conditions) => number;
+}): Promise<BenchRow[]> {
   const browser = await launchChromium();
-  const appTimes: number[] = [];
-  const floorTimes: number[] = [];
-  const ratios: number[] = [];
+  const rows: BenchRow[] = [];
   try {
-    for (let round = 0; round < options.rounds; round++) {
-      const floor = (await rawChain(browser, FIXTURE_IDS.playlist5000, TARGET)).ms;
-      const app = await withFreshExplorer(async (url) => {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-        const page = await context.newPage();
-        await page.goto(`${url}/playlist/${FIXTURE_IDS.playlist5000}`);
-        await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
-        const ms = await page.evaluate(
-          ({ selector, target }) =>
-            new Promise<number>((resolve) => {
-              const list = document.querySelector(selector)!.closest('ul')!;
-              const row = document.querySelector(selector)!.getBoundingClientRect().height;
-              const started = performance.now();
-              const shown = () =>
-                document.querySelector(`${selector}[aria-posinset="${target}"] a`) !== null;
-              new MutationObserver((_, observer) => {
-                if (!shown()) return;
-                observer.disconnect();
-                resolve(performance.now() - started);
-              }).observe(list, { childList: true, subtree: true });
-              // What a drag of the scrollbar does: the window jumps there at once.
-              const top = list.getBoundingClientRect().top + window.scrollY;
-              window.scrollTo(0, top + (target - 1) * row);
-            }),
-          { selector: ROW_SELECTOR, target: TARGET },
-        );
-        await context.close();
-        return ms;
-      });
-      appTimes.push(app);
-      floorTimes.push(floor);
-      ratios.push(app / floor);
-    }
-    const r = spread(ratios);
-    return [
-      {
+    for (const conditions of options.conditions) {
+      const appTimes: number[] = [];
+      const floorTimes: number[] = [];
+      const ratios: number[] = [];
+      for (let round = 0; round < options.roundsFor(conditions); round++) {
+        const floor = (await rawChain(browser, FIXTURE_IDS.playlist5000, DRAG_TARGET, conditions))
+          .ms;
+        const app = await withFreshExplorer(async (url) => {
+          const view = await openPlaylist(browser, url, conditions.cpuSlowdown);
+          const ms = await dragTo(view.page);
+          await view.close();
+          return ms;
+        }, profileEnv(conditions.profile));
+        appTimes.push(app);
+        floorTimes.push(floor);
+        ratios.push(app / floor);
+      }
+      const r = spread(ratios);
+      rows.push({
         bench: '9',
-        measure: `app, drag to item ${TARGET.toLocaleString('en')} of a cold playlist: until it is shown`,
+        measure: labelled(
+          `app, drag to item ${DRAG_TARGET.toLocaleString('en')} of a cold playlist: until it is shown`,
+          conditions,
+        ),
         figure: formatSpread(spread(appTimes), 0, ' ms'),
         reference: `fetch loop to its page ${formatSpread(spread(floorTimes), 0, ' ms')}`,
         ratio: formatSpread(r, 2, '×'),
         target: '≤ 1.2×',
         met: r.median <= 1.2,
-      },
-    ];
+      });
+    }
+    return rows;
   } finally {
     await browser.close();
   }

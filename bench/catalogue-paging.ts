@@ -16,7 +16,7 @@ export interface BenchOptions {
   seconds: number;
 }
 
-export async function catalogueStart(): Promise<{
+export async function catalogueStart(env: Record<string, string> = {}): Promise<{
   url: string;
   headers: Record<string, string>;
   stop: () => Promise<void>;
@@ -29,7 +29,12 @@ export async function catalogueStart(): Promise<{
     SERVER_CORE,
     process.execPath,
     ['src/catalogue/index.ts'],
-    { CATALOGUE_PORT: String(port), CATALOGUE_API_KEY: apiKey, CATALOGUE_API_SECRET: apiSecret },
+    {
+      CATALOGUE_PORT: String(port),
+      CATALOGUE_API_KEY: apiKey,
+      CATALOGUE_API_SECRET: apiSecret,
+      ...env,
+    },
     `${url}/api/v1/playlist`,
   );
   return { url, headers: { 'API-Key': apiKey, 'API-Secret': apiSecret }, stop: child.stop };

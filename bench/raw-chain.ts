@@ -1,13 +1,17 @@
 import type { Browser } from '@playwright/test';
 import { startExplorer } from './explorer.ts';
+import { profileEnv, slowCpu, type Conditions } from './latency-profiles.ts';
 
 // What the app-loading benchmarks compare against: a script in the same browser, same origin,
 // following a playlist's continuations as fast as it can, each on a fresh explorer (a cold
 // server cache), timed from the request for page 2.
 
-/** Runs `run` against a fresh explorer, stopped afterwards. */
-export async function withFreshExplorer<T>(run: (url: string) => Promise<T>): Promise<T> {
-  const explorer = await startExplorer();
+/** Runs `run` against a fresh explorer (with `env` added), stopped afterwards. */
+export async function withFreshExplorer<T>(
+  run: (url: string) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const explorer = await startExplorer(undefined, env);
   try {
     return await run(explorer.url);
   } finally {
@@ -17,16 +21,18 @@ export async function withFreshExplorer<T>(run: (url: string) => Promise<T>): Pr
 
 /**
  * Milliseconds from the request for page 2 until `items` items are in (all, by default), and how
- * many came.
+ * many came, under `conditions` (the upstream's latency, the page's CPU).
  */
 export function rawChain(
   browser: Browser,
   playlistId: string,
-  items = Infinity,
+  items: number,
+  conditions: Conditions,
 ): Promise<{ ms: number; items: number }> {
   return withFreshExplorer(async (url) => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    await slowCpu(context, page, conditions.cpuSlowdown);
     await page.goto(`${url}/healthz`);
     const ms = await page.evaluate(
       async ({ id, wanted }) => {
@@ -50,5 +56,5 @@ export function rawChain(
     );
     await context.close();
     return ms;
-  });
+  }, profileEnv(conditions.profile));
 }

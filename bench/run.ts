@@ -19,14 +19,26 @@ import { benchReplicas } from './replicas.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
+import { benchDeepLinkWarming, benchDragWarming } from './chain-warming.ts';
+import {
+  conditionsOf,
+  LOCAL,
+  REMOTE_LIKE,
+  type Conditions,
+  type LatencyProfile,
+} from './latency-profiles.ts';
 
 // `npm run bench`: the benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
 // its figures mean nothing. `--only 1,4` picks some. `--write` puts the figures on
 // docs/benchmarks.md, the only place they are kept, after each bench, so that a run cut short
 // keeps what it measured; with `--only`, the other rows stay as they were, with their own run.
-// `--out FILE` writes the plain table to a file. `--cpu-slowdown 4` runs bench 6 with the page's
-// CPU throttled by Chromium, as on a slower device (its rows then say so).
+// `--out FILE` writes the plain table to a file.
+//
+// The benches that involve the network run under two latency profiles, local and remote-like,
+// and the app's benches also with the page's CPU slowed four times (latency-profiles.ts); each
+// row names its conditions. The smoke run keeps to the local profile at full speed (and one
+// slowed first view, so that the throttling keeps working).
 
 const { values } = parseArgs({
   options: {
@@ -34,19 +46,9 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     write: { type: 'boolean', default: false },
-    'cpu-slowdown': { type: 'string', default: '1' },
   },
 });
 const smoke = values.smoke;
-const cpuSlowdown = Number(values['cpu-slowdown']);
-if (!(cpuSlowdown >= 1)) {
-  console.error('bench: --cpu-slowdown takes a factor of 1 or more.');
-  process.exit(2);
-}
-if (cpuSlowdown > 1 && values.write) {
-  console.error(`bench: ${PAGE} keeps unthrottled figures; --write refuses --cpu-slowdown.`);
-  process.exit(2);
-}
 const only = values.only ? new Set(values.only.split(',').map((id) => id.trim())) : null;
 
 if (smoke && values.write) {
@@ -62,6 +64,20 @@ if (!hasCommand('wrk'))
 pinSelf();
 
 const base = smoke ? { rounds: 1, samples: 3, seconds: 1 } : { rounds: 5, samples: 50, seconds: 5 };
+const profiles: LatencyProfile[] = smoke ? [LOCAL] : [LOCAL, REMOTE_LIKE];
+const appConditions = conditionsOf(profiles, smoke ? [1] : [1, 4]);
+/** Bench 5's: in the smoke run, also a slowed page (a first view is quick even then). */
+const firstViewConditions = smoke ? conditionsOf([LOCAL], [1, 4]) : appConditions;
+/**
+ * Rounds under each conditions: the bench's own under the local profile at full speed, fewer
+ * under the others, whose every round takes seconds more (a page waits 165 ms on average).
+ */
+const roundsFor =
+  (own: number, others: number) =>
+  (conditions: Conditions): number =>
+    smoke ? 1 : conditions.profile === LOCAL && conditions.cpuSlowdown === 1 ? own : others;
+/** Chain warming's rows run where it matters, against the remote-like upstream. */
+const warmingProfile = smoke ? LOCAL : REMOTE_LIKE;
 // Each entry: the bench's number, and its run. Bench 10's run also measures bench 11 (the same
 // processes serve both).
 const benches: Array<[string, () => Promise<BenchRow[]>]> = [
@@ -69,16 +85,64 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['2', () => benchProxyUncached({ ...base, rounds: smoke ? 1 : 3, pages: smoke ? 5 : 300 })],
   ['3', () => benchStampede({ ...base, rounds: smoke ? 2 : 10, concurrency: smoke ? 20 : 100 })],
   ['4', () => benchCataloguePaging({ ...base, samples: smoke ? 5 : 100 })],
-  ['5', () => benchAppFirstView({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 5 })],
+  [
+    '5',
+    () =>
+      benchAppFirstView({
+        conditions: firstViewConditions,
+        roundsFor: roundsFor(5, 2),
+        samples: smoke ? 1 : 5,
+      }),
+  ],
   [
     '6',
-    () => benchAppScrolling({ pixelsPerSecond: 8000, maxSeconds: smoke ? 2 : 150, cpuSlowdown }),
+    () =>
+      benchAppScrolling({
+        pixelsPerSecond: 8000,
+        maxSeconds: smoke ? 2 : 150,
+        conditions: appConditions,
+      }),
   ],
-  ['7', () => benchWholePlaylist({ ...base, rounds: smoke ? 1 : 3 })],
+  [
+    '7',
+    async () => [
+      ...(await benchWholePlaylist({ conditions: appConditions, roundsFor: roundsFor(3, 3) })),
+      ...(await benchDeepLinkWarming({ rounds: smoke ? 1 : 3, profile: warmingProfile })),
+    ],
+  ],
   ['8', async () => bundleRows()],
-  ['9', () => benchDragDeep({ ...base, rounds: smoke ? 1 : 5 })],
-  ['10', () => benchWholeListWalks({ ...base, rounds: smoke ? 1 : 5 })],
-  ['12', () => benchFind({ ...base, rounds: smoke ? 1 : 3 })],
+  [
+    '9',
+    async () => [
+      ...(await benchDragDeep({
+        conditions: appConditions,
+        roundsFor: roundsFor(5, 3),
+      })),
+      ...(await benchDragWarming({
+        rounds: smoke ? 1 : 3,
+        profile: warmingProfile,
+        readingMs: smoke ? [0] : [0, 5000],
+      })),
+    ],
+  ],
+  [
+    '10',
+    () =>
+      benchWholeListWalks({
+        rounds: smoke ? 1 : 5,
+        profiles,
+        // Locally a walk takes a tenth of a second; remote-like, eight seconds.
+        pairsFor: (profile) => (profile === LOCAL ? (smoke ? 8 : 40) : 6),
+      }),
+  ],
+  [
+    '12',
+    () =>
+      benchFind({
+        conditions: conditionsOf([LOCAL], smoke ? [1] : [1, 4]),
+        roundsFor: roundsFor(3, 2),
+      }),
+  ],
   ['13', () => benchReplicas({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 50 })],
   [
     '14',

@@ -65,3 +65,14 @@ export function createContinuationCodec(key: Buffer | string): ContinuationCodec
     },
   };
 }
+
+/**
+ * The place in its list a continuation points to, without its signature: the same for the same
+ * page whatever key signed it (the fault switches key a page's latency by it). A token this
+ * service never issued is its own place.
+ */
+export function continuationPlace(token: string): string {
+  const raw = BASE64.test(token) ? Buffer.from(token, 'base64') : null;
+  if (raw === null || raw.length <= 1 + MAC_BYTES || raw[0] !== VERSION) return token;
+  return raw.subarray(1 + MAC_BYTES).toString('utf8');
+}

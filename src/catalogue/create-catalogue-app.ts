@@ -5,8 +5,13 @@ import { etag } from 'hono/etag';
 import { endpoints, type EndpointName } from '../shared/endpoints.ts';
 import type { CatalogueStore } from './catalogue-db.ts';
 import { createLookups, type LookupRequest, type LookupResult } from './catalogue-lookups.ts';
-import { createContinuationCodec } from './continuation.ts';
-import { faultSettingsSchema, NO_FAULTS, type FaultSettings } from './fault-settings.ts';
+import { continuationPlace, createContinuationCodec } from './continuation.ts';
+import {
+  faultSettingsSchema,
+  latencyFor,
+  NO_FAULTS,
+  type FaultSettings,
+} from './fault-settings.ts';
 import { problemResponse } from './problem-response.ts';
 import type { ThumbnailFiles } from './thumbnail-files.ts';
 import { parseThumbnailRequest, THUMBNAIL_PATH_PREFIX } from './thumbnails.ts';
@@ -180,7 +185,11 @@ async function injectFault(
   faults: FaultSwitch,
 ): Promise<Response | null> {
   const settings = faults.settings;
-  if (settings.latencyMs > 0) await sleep(settings.latencyMs);
+  // A page's latency is its own: keyed by its list and its place in it (fault-settings.ts).
+  const continuation = c.req.query('continuation');
+  const page = `${endpoint} ${c.req.query('id') ?? ''} ${continuation === undefined ? '' : continuationPlace(continuation)}`;
+  const wait = latencyFor(settings, page);
+  if (wait > 0) await sleep(wait);
 
   let outcome: 500 | 503 | 429 | 'malformed' | null = null;
   const next = settings.failNext;

@@ -8,7 +8,8 @@ import {
 import { generateDemoCatalogue } from './demo-data.ts';
 import { BIG_CHANNEL_PLAYLISTS, BIG_CHANNEL_VIDEOS, FIXTURE_IDS } from './demo-fixtures.ts';
 import { agoText, lastUpdatedText, snippet, viewsText } from './display-text.ts';
-import { parseFaultSpec } from './fault-settings.ts';
+import { createContinuationCodec, continuationPlace } from './continuation.ts';
+import { latencyFor, NO_FAULTS, parseFaultSpec } from './fault-settings.ts';
 import { thumbnailSvg } from './thumbnail-art.ts';
 
 const fingerprint = (value: unknown) =>
@@ -119,9 +120,48 @@ describe('fault specs', () => {
     expect(parseFaultSpec('')).toEqual({});
   });
 
+  it('reads a latency range and its seed', () => {
+    expect(parseFaultSpec('latency=80-250,latency-seed=7')).toEqual({
+      latencyMs: 80,
+      latencyMaxMs: 250,
+      latencySeed: 7,
+    });
+    expect(() => parseFaultSpec('latency=250-80')).toThrow(/high to low/);
+    expect(() => parseFaultSpec('latency=80-')).toThrow(/cannot read/);
+  });
+
   it('refuses what it cannot read', () => {
     expect(() => parseFaultSpec('latency')).toThrow(/cannot read/);
     expect(() => parseFaultSpec('teapot=1')).toThrow(/cannot read/);
     expect(() => parseFaultSpec('500=2')).toThrow();
+  });
+});
+
+describe('latency ranges', () => {
+  const settings = { ...NO_FAULTS, latencyMs: 80, latencyMaxMs: 250, latencySeed: 1 };
+  const pages = Array.from({ length: 400 }, (_, n) => `playlist PLx {"k":[${n * 100}]}`);
+
+  it('give each page a wait of its own within the range, the same every time', () => {
+    const waits = pages.map((page) => latencyFor(settings, page));
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(80);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(250);
+    // Spread over the range, not bunched: the mean near its middle, both ends reached.
+    const mean = waits.reduce((sum, w) => sum + w, 0) / waits.length;
+    expect(Math.abs(mean - 165)).toBeLessThan(10);
+    expect(Math.min(...waits)).toBeLessThan(90);
+    expect(Math.max(...waits)).toBeGreaterThan(240);
+    expect(pages.map((page) => latencyFor(settings, page))).toEqual(waits);
+    // Another seed, other waits; a fixed latency stays fixed.
+    const reseeded = pages.map((page) => latencyFor({ ...settings, latencySeed: 2 }, page));
+    expect(reseeded).not.toEqual(waits);
+    expect(latencyFor({ ...settings, latencyMaxMs: null }, pages[0]!)).toBe(80);
+  });
+
+  it('key a page by its place, whatever key signed its continuation', () => {
+    const one = createContinuationCodec('one key').encode('playlist', 'PLx', [2000]);
+    const other = createContinuationCodec('another key').encode('playlist', 'PLx', [2000]);
+    expect(one).not.toBe(other);
+    expect(continuationPlace(one)).toBe(continuationPlace(other));
+    expect(continuationPlace('not one of ours')).toBe('not one of ours');
   });
 });

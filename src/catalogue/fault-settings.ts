@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { endpointNames, type EndpointName } from '../shared/endpoints.ts';
+import { createRandom } from './random.ts';
 
 // Fault switches (spec §5.3), off by default: they let tests and demos meet the failures a
 // real upstream has (latency, 500, 429, a cut-off body) on demand. Set at start-up from
 // CATALOGUE_FAULTS ("latency=200,500=0.1,429=0.05,malformed=0.02,retry-after=3"), or at run
 // time through PUT /__faults when fault control is enabled. `failNext` is the deterministic
 // one that browser tests use: the next `count` matching lookups fail.
+//
+// Latency is fixed (`latency=150`) or a range (`latency=80-250`), as the real service's is:
+// then each page waits a time drawn for it from the range, by a seeded generator keyed by the
+// page itself (its list and its place in the list), so that the same page waits the same time
+// on every run, from every client, through every catalogue process: two clients following one
+// chain meet the same waits, which is what the benchmarks compare (bench/latency-profiles.ts).
 
 const rate = z.number().min(0).max(1);
 
@@ -16,8 +23,19 @@ const failNextSchema = z.object({
   withContinuation: z.boolean().optional(),
 });
 
+const latency = z.number().int().min(0).max(60_000);
+
 export const faultSettingsSchema = z.object({
-  latencyMs: z.number().int().min(0).max(60_000),
+  /** Every lookup waits this long; with `latencyMaxMs`, the least a lookup waits. */
+  latencyMs: latency,
+  /** The most a lookup waits: each page's wait is drawn from the range (null: fixed). */
+  latencyMaxMs: latency.nullable(),
+  /** Seeds the draws of a latency range. */
+  latencySeed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1),
   error500Rate: rate,
   rate429Rate: rate,
   malformedRate: rate,
@@ -34,6 +52,8 @@ export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 
 export const NO_FAULTS: FaultSettings = {
   latencyMs: 0,
+  latencyMaxMs: null,
+  latencySeed: 1,
   error500Rate: 0,
   rate429Rate: 0,
   malformedRate: 0,
@@ -42,23 +62,34 @@ export const NO_FAULTS: FaultSettings = {
   totalItemsSkew: 0,
 };
 
-const SPEC_KEYS: Record<string, keyof Omit<FaultSettings, 'failNext'>> = {
+const SPEC_KEYS: Record<string, keyof Omit<FaultSettings, 'failNext' | 'latencyMaxMs'>> = {
   'total-skew': 'totalItemsSkew',
   latency: 'latencyMs',
+  'latency-seed': 'latencySeed',
   '500': 'error500Rate',
   '429': 'rate429Rate',
   malformed: 'malformedRate',
   'retry-after': 'retryAfterSeconds',
 };
 
-/** Parses "latency=200,500=0.1,429=0.05,malformed=0.02"; throws with a readable message. */
+/**
+ * Parses "latency=200,500=0.1,429=0.05,malformed=0.02" (a latency may be a range, "80-250");
+ * throws with a readable message.
+ */
 export function parseFaultSpec(spec: string): Partial<FaultSettings> {
   const settings: Record<string, number> = {};
   for (const part of spec
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)) {
-    const [name, value] = part.split('=');
+    const [name, text] = part.split('=');
+    const range = name === 'latency' ? /^(\d+)-(\d+)$/.exec(text ?? '') : null;
+    if (range !== null) {
+      const [least, most] = [Number(range[1]), Number(range[2])];
+      if (least > most) throw new Error(`CATALOGUE_FAULTS: "${part}" is a range from high to low`);
+      settings.latencyMaxMs = most;
+    }
+    const value = range?.[1] ?? text;
     const key = name === undefined ? undefined : SPEC_KEYS[name];
     const number = Number(value);
     if (!key || value === undefined || value === '' || !Number.isFinite(number)) {
@@ -69,4 +100,18 @@ export function parseFaultSpec(spec: string): Partial<FaultSettings> {
     settings[key] = number;
   }
   return faultSettingsSchema.partial().parse(settings);
+}
+
+/** A 32-bit FNV-1a hash: spreads a page's name over the generator's seeds. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** How long the lookup of `page` (its list and place, named by the caller) waits. */
+export function latencyFor(settings: FaultSettings, page: string): number {
+  const { latencyMs, latencyMaxMs, latencySeed } = settings;
+  if (latencyMaxMs === null || latencyMaxMs <= latencyMs) return latencyMs;
+  return createRandom(hash32(`${latencySeed}:${page}`)).int(latencyMs, latencyMaxMs);
 }

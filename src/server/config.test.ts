@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeConfig, readServerConfig } from './config.ts';
+import { ConfigError, describeConfig, readServerConfig } from './config.ts';
 
 describe('configuration: parsed and checked once', () => {
   it('defaults to the embedded catalogue on port 8080', () => {
@@ -185,5 +185,43 @@ describe('configuration: Redis', () => {
     expect(() => readServerConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(
       /redis:\/\/ or rediss:\/\//,
     );
+  });
+});
+
+describe('configuration: chain warming', () => {
+  it('spends a tenth of the hour by default, on four lists at once', () => {
+    expect(readServerConfig({}).chainWarm).toEqual({
+      budgetPerHour: 1000,
+      lists: 4,
+      idleMs: 60_000,
+    });
+  });
+
+  it('is its share of the quota, at least one call; off at 0 or with no quota', () => {
+    const read = (env: Record<string, string>) => readServerConfig(env).chainWarm;
+    expect(read({ CHAIN_WARM_SHARE: '0.25', CATALOGUE_QUOTA_PER_HOUR: '400' })).toMatchObject({
+      budgetPerHour: 100,
+    });
+    expect(read({ CHAIN_WARM_SHARE: '0.01', CATALOGUE_QUOTA_PER_HOUR: '10' })).toMatchObject({
+      budgetPerHour: 1,
+    });
+    expect(read({ CHAIN_WARM_SHARE: '0' })).toBeNull();
+    expect(read({ CATALOGUE_QUOTA_PER_HOUR: '0' })).toBeNull();
+    expect(read({ CHAIN_WARM_LISTS: '2', CHAIN_WARM_IDLE_MS: '5000' })).toMatchObject({
+      lists: 2,
+      idleMs: 5000,
+    });
+  });
+
+  it('refuses a share above half the hour, and numbers out of range', () => {
+    for (const env of [
+      { CHAIN_WARM_SHARE: '0.6' },
+      { CHAIN_WARM_SHARE: '-0.1' },
+      { CHAIN_WARM_SHARE: 'some' },
+      { CHAIN_WARM_LISTS: '0' },
+      { CHAIN_WARM_IDLE_MS: '10' },
+    ]) {
+      expect(() => readServerConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+    }
   });
 });

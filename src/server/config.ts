@@ -57,6 +57,13 @@ const schema = z.object({
   UPSTREAM_MAX_IN_FLIGHT: int(1, 10_000, 32),
   UPSTREAM_MAX_QUEUED: int(0, 100_000, 512),
 
+  // Warming a playlist's continuation chain behind a person who opened it (warming/): the
+  // fraction of the hour's quota warming may spend (0: off), how many lists are warmed at
+  // once, and how long a list goes unread before its warming stops.
+  CHAIN_WARM_SHARE: z.coerce.number().min(0).max(0.5).default(0.1),
+  CHAIN_WARM_LISTS: int(1, 100, 4),
+  CHAIN_WARM_IDLE_MS: int(1_000, 3_600_000, 60_000),
+
   // The HTTP edge (http-server.ts): how long a client may take, and how long a stop may take.
   HTTP_HEADERS_TIMEOUT_MS: int(100, 300_000, 10_000),
   HTTP_REQUEST_TIMEOUT_MS: int(100, 300_000, 20_000),
@@ -135,12 +142,23 @@ export interface ServerConfig {
     maxQueued: number;
   };
   http: HttpTimeouts;
+  /** Warming chains behind readers (warming/chain-warmer.ts); null when off. */
+  chainWarm: ChainWarmConfig | null;
   /** After SIGTERM, the process exits within this long, whatever is still in flight. */
   shutdownDeadlineMs: number;
   /** Who may scrape /metrics: bearers of `token` on `port`, anyone on `metricsPort` (0: none). */
   metrics: { token: string | undefined; port: number };
   /** Shared state through Redis (shared-state/), or null: everything in this process's memory. */
   redis: RedisConfig | null;
+}
+
+export interface ChainWarmConfig {
+  /** Upstream calls warming may spend per sliding hour: its share of the quota, at least 1. */
+  budgetPerHour: number;
+  /** Lists warmed at once. */
+  lists: number;
+  /** A list nobody has read for this long stops being warmed. */
+  idleMs: number;
 }
 
 export interface RedisConfig {
@@ -293,9 +311,20 @@ export function readServerConfig(
       maxQueued: e.UPSTREAM_MAX_QUEUED,
     },
     http: parseHttpTimeouts(e),
+    chainWarm: parseChainWarm(e),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     metrics: parseMetrics(e),
     redis: parseRedis(e),
+  };
+}
+
+function parseChainWarm(e: z.infer<typeof schema>): ChainWarmConfig | null {
+  // A share of no quota is no warming; a share of a small quota is at least one call an hour.
+  if (e.CHAIN_WARM_SHARE === 0 || e.CATALOGUE_QUOTA_PER_HOUR === 0) return null;
+  return {
+    budgetPerHour: Math.max(1, Math.floor(e.CHAIN_WARM_SHARE * e.CATALOGUE_QUOTA_PER_HOUR)),
+    lists: e.CHAIN_WARM_LISTS,
+    idleMs: e.CHAIN_WARM_IDLE_MS,
   };
 }
 
@@ -377,6 +406,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     upstreamRetries: config.upstreamRetries,
     failures: config.failures,
     http: config.http,
+    chainWarm: config.chainWarm,
     shutdownDeadlineMs: config.shutdownDeadlineMs,
     metrics: {
       token: config.metrics.token === undefined ? 'unset' : 'set',

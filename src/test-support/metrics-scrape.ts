@@ -28,3 +28,24 @@ export async function scrapeCache(baseUrl: string): Promise<CacheFigures> {
     evictions: value('explorer_cache_evictions_total'),
   };
 }
+
+/** Every sample on /metrics, keyed by its name and labels as written (`name{label="v"}`). */
+export async function scrapeSamples(baseUrl: string): Promise<Map<string, number>> {
+  const response = await fetch(`${baseUrl}/metrics`, {
+    headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` },
+  });
+  if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
+  const samples = new Map<string, number>();
+  for (const line of (await response.text()).split('\n')) {
+    const match = /^(\w+(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    if (match) samples.set(match[1]!, Number(match[2]));
+  }
+  return samples;
+}
+
+/** The sum of a family's samples (every label), 0 when it has none. */
+export function familyTotal(samples: ReadonlyMap<string, number>, name: string): number {
+  let sum = 0;
+  for (const [key, value] of samples) if (key === name || key.startsWith(`${name}{`)) sum += value;
+  return sum;
+}

@@ -31,6 +31,10 @@ import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
 import { resolveUpstreamTarget } from '../upstream/target.ts';
 import { createClientRateLimit } from '../quota/client-rate-limit.ts';
 import { createClientTurns } from '../http/client-turns.ts';
+import { createChainWarmer, type ChainWarmer } from '../warming/chain-warmer.ts';
+import { registerChainWarmMetrics } from '../warming/warm-metrics.ts';
+import { warmerClient, withWarmShare } from '../warming/warm-share.ts';
+import { withChainWarming } from '../warming/warm-trigger.ts';
 
 // The composition root: from a parsed configuration to a running explorer app. Every part is
 // built here (the upstream, embedded or remote, is chosen by upstream/target.ts) and handed to
@@ -111,6 +115,11 @@ export async function startExplorer(
   });
   // Slots outermost in time: a call waiting for one has not spent its deadline yet.
   const slotted = withSlots(upstream, slots, config.upstreamTimeoutMs);
+  // Warming chains behind readers (warming/): its share of the hour is a budget of its own,
+  // held for the whole deployment, and it is the warmer's allowance in the page source.
+  const { chainWarm } = config;
+  const warmShare = chainWarm === null ? null : state.budget('chain-warm', chainWarm.budgetPerHour);
+  const warmer = warmerClient();
   const metricsOn = config.metrics.token !== undefined || config.metrics.port !== 0;
   const metrics = metricsOn
     ? createMetrics({
@@ -119,14 +128,25 @@ export async function startExplorer(
         breaker: () => breaker.stats(),
         upstreamSlots: () => slots.stats(),
         walks: () => walks.stats(),
-        more: [state.registerMetrics],
+        more: [
+          state.registerMetrics,
+          ...(warmShare === null
+            ? []
+            : [
+                (registers: Parameters<typeof registerChainWarmMetrics>[0]) =>
+                  registerChainWarmMetrics(registers, () => chainWarmer!.stats(), warmShare),
+              ]),
+        ],
       })
     : null;
   const channelTitles = createChannelTitles();
   const pages = buildPageSource({
     upstream: metrics ? meteredUpstream(slotted, metrics) : slotted,
     cacheMaxBytes: config.cacheMaxBytes,
-    clientRateLimit: state.clientRateLimit,
+    clientRateLimit:
+      warmShare === null
+        ? state.clientRateLimit
+        : withWarmShare(state.clientRateLimit, warmer, warmShare),
     secondLevel: state.secondLevel,
     // Channel names for link previews, from every page that passes, API lookups included.
     onPage: channelTitles.learnFromPage,
@@ -139,6 +159,26 @@ export async function startExplorer(
   const pageSource = metrics ? meteredPageSource(pages.pageSource, metrics) : pages.pageSource;
   // Walks read through the metered source: their pages count like any reader's.
   const walks = createWalkRegistry({ pageSource, leases: state.walkLeases });
+  // The warmer reads through the metered source too: its pages and calls count like anyone's.
+  const chainWarmer: ChainWarmer | null =
+    chainWarm === null
+      ? null
+      : createChainWarmer({
+          pageSource,
+          client: warmer,
+          lists: chainWarm.lists,
+          idleMs: chainWarm.idleMs,
+          // People first: while their calls hold half the slots or wait for one, it waits.
+          upstreamBusy: () => {
+            const { active, queued, limit } = slots.stats();
+            return queued > 0 || active >= limit / 2;
+          },
+          // The hour's last share is for people: below it, warming stops.
+          quotaToSpare: () => {
+            const { budget, usedLastHour } = quota.stats();
+            return budget - usedLastHour > chainWarm.budgetPerHour;
+          },
+        });
 
   const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
   const appHtml =
@@ -172,11 +212,16 @@ export async function startExplorer(
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
     wholeList: { quota, channelTitles, walks },
   });
-  const listener = explorerListener(
+  const served = explorerListener(
     app,
     cachedPageFastPath({ pageSource, requests: requestLogger }),
     { turns: createClientTurns(), trustProxy: config.trustProxy },
   );
+  // In front of the fast path, so that pages answered from the cache count as reading too.
+  const listener =
+    chainWarmer === null
+      ? served
+      : withChainWarming(served, { warmer: chainWarmer, trustProxy: config.trustProxy });
 
   return {
     app,
@@ -187,6 +232,7 @@ export async function startExplorer(
       stopping = true;
     },
     async close() {
+      chainWarmer?.close();
       await Promise.allSettled([upstream.close(), thumbnails?.close(), state.close()]);
       await catalogue?.close();
     },

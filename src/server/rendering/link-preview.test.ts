@@ -381,6 +381,7 @@ describe('the image’s type', () => {
             path: '/',
             image: { url, width: 336, height: 188 },
             notFound: false,
+            failed: false,
             complete: true,
           },
           ORIGIN,

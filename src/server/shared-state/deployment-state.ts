@@ -17,6 +17,11 @@ export interface DeploymentState {
   clientRateLimit: ClientRateLimit;
   secondLevel: SecondLevel;
   walkLeases: WalkLeases;
+  /**
+   * A sliding-hour budget of its own beside the quota, held for the whole deployment (e.g.
+   * the share of the quota that warming chains may spend): `name` tells it from the others.
+   */
+  budget(name: string, perHour: number): QuotaGuard;
   /** Tells the other replicas when this breaker opens, and opens it when theirs do. */
   shareBreaker(breaker: () => UpstreamBreaker): { opened(ms: number): void };
   /** Why the state is not shared right now, for /readyz; undefined while it is (or alone). */
@@ -38,6 +43,7 @@ export function createLocalState(settings: LocalStateSettings): DeploymentState 
     clientRateLimit: createClientRateLimit(settings.clientRateLimit),
     secondLevel: NO_SECOND_LEVEL,
     walkLeases: LOCAL_WALK_LEASES,
+    budget: (_name, perHour) => createQuotaGuard({ budgetPerHour: perHour }),
     shareBreaker: () => ({ opened() {} }),
     down: () => undefined,
     registerMetrics() {},

@@ -69,6 +69,7 @@ export function createSharedState(options: {
     walksPerClient: options.walksPerClient,
   });
   let breakerSignal: SharedBreakerSignal | undefined;
+  const budgets: SharedQuotaGuard[] = [];
 
   const figures = (): SharedStateFigures => {
     const { state, transitions } = connection.stats();
@@ -88,6 +89,19 @@ export function createSharedState(options: {
     clientRateLimit,
     secondLevel: pages,
     walkLeases: walks,
+    budget(name, perHour) {
+      // The quota's own script and fallback over keys of its own: one window for every
+      // replica, and each replica's share of it while Redis is unreachable.
+      const budget = createSharedQuota({
+        connection,
+        budgetPerHour: perHour,
+        replicas: config.replicas,
+        keyPrefix: `${config.keyPrefix}${name}:`,
+        commandTimeoutMs: config.commandTimeoutMs,
+      });
+      budgets.push(budget);
+      return budget;
+    },
     down: () => (connection.up() ? undefined : (connection.reason() ?? connection.state())),
     figures,
     registerMetrics: (registers) => registerRedisMetrics(registers, figures),
@@ -101,6 +115,7 @@ export function createSharedState(options: {
     },
     async close() {
       quota.close();
+      for (const budget of budgets) budget.close();
       pages.close();
       walks.close();
       breakerSignal?.close();
