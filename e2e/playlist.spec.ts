@@ -100,11 +100,12 @@ test('a playlist row shows its video and links out to the platform in a new tab'
   await expect(image).toHaveAttribute('sizes', '(min-width: 40rem) 160px, 112px');
   await expect
     .poll(() =>
-      image.evaluate((img: HTMLImageElement) => [
-        new URL(img.currentSrc).pathname.split('/').at(-1),
-        img.naturalWidth,
-        img.naturalHeight,
-      ]),
+      // The file's own size: naturalWidth is corrected for the density srcset chose it at.
+      image.evaluate(async (img: HTMLImageElement) => {
+        if (img.currentSrc === '') return null;
+        const bitmap = await createImageBitmap(await (await fetch(img.currentSrc)).blob());
+        return [new URL(img.currentSrc).pathname.split('/').at(-1), bitmap.width, bitmap.height];
+      }),
     )
     .toEqual(['hqdefault.jpg', 168, 94]);
   await expect(page.locator(`${ROWS}[aria-posinset="10"] img`)).toHaveAttribute('loading', 'lazy');
