@@ -38,6 +38,8 @@ const vite = await createViteServer({
 const devShell: AppShell = {
   template: (url) => vite.transformIndexHtml(url, readFileSync('index.html', 'utf8')),
   preloads: () => '',
+  // Vite's dev server injects styles with scripts; nothing is inlined.
+  styleHashes: [],
   render: async (request) => {
     const entry = (await vite.ssrLoadModule(`/${SERVER_ENTRY_MODULE}`)) as { render: RenderApp };
     return entry.render(request);

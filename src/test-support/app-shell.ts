@@ -25,7 +25,7 @@ export async function builtRender(): Promise<RenderApp> {
 export const TEST_TEMPLATE = `<!doctype html><html><head>${APP_HEAD_PLACEHOLDER}</head><body><div id="root">${APP_HTML_PLACEHOLDER}</div>${APP_STATE_PLACEHOLDER}</body></html>`;
 
 export function testShell(render: RenderApp | null, template = TEST_TEMPLATE): AppShell {
-  return { template: () => Promise.resolve(template), preloads: () => '', render };
+  return { template: () => Promise.resolve(template), preloads: () => '', render, styleHashes: [] };
 }
 
 /** The dehydrated query cache a page carries, as the client reads it. */

@@ -22,7 +22,7 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
         cssWidth={{ narrow: 192, wide: 288 }}
         alt={`Thumbnail of the playlist “${info.title}”`}
         className="w-48 self-start sm:w-72"
-        eager
+        urgent
       />
       <div className="min-w-0 flex-1">
         <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">

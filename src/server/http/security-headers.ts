@@ -6,17 +6,24 @@
 // real service's thumbnails are on i.ytimg.com; the embedded catalogue's come through this
 // origin.
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+/**
+ * The policy, allowing also the inline styles of `styleHashes` (CSP hash-sources): an app page
+ * carries its stylesheet inline (rendering/inline-styles.ts), and names it so in its own header.
+ */
+export const contentSecurityPolicy = (styleHashes: readonly string[] = []): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    ["style-src 'self'", ...styleHashes].join(' '),
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,

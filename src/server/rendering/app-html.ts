@@ -14,6 +14,7 @@ import { dropBeside, keepBeside } from '../pages/response-cache.ts';
 import type { ChannelTitles } from './channel-titles.ts';
 import { renderHead, type FirstPage, type LinkPreviews } from './link-preview.ts';
 import { refusalPage, shellLinks, type Refusal } from './refusal-page.ts';
+import { contentSecurityPolicy } from '../http/security-headers.ts';
 import { renderAddress, type RenderAddress } from './render-key.ts';
 import { storeRender, type StoredRender } from './stored-render.ts';
 
@@ -37,6 +38,8 @@ export interface AppShell {
   preloads(pathname: string): string;
   /** The app's server entry; null without a server build (the client then renders alone). */
   render: RenderApp | null;
+  /** CSP hash-sources of the template's inline styles (inline-styles.ts). */
+  styleHashes: readonly string[];
 }
 
 export interface AppHtmlRequest {
@@ -74,6 +77,8 @@ export interface AppHtml {
    * (refusal-page.ts); `path` is the address to retry.
    */
   refusal(path: string, refusal: Refusal): Promise<string>;
+  /** The Content-Security-Policy of these pages: the template's inline styles allowed. */
+  contentSecurityPolicy: string;
 }
 
 const MAX_PAGELESS = 256;
@@ -224,5 +229,7 @@ export function createAppHtml(
       links ??= shell.template('/').then(shellLinks);
       return refusalPage(await links, path, refusal);
     },
+
+    contentSecurityPolicy: contentSecurityPolicy(shell.styleHashes),
   };
 }

@@ -4,11 +4,13 @@ import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { RenderApp } from '../../shared/app-render.ts';
 import type { AppShell } from './app-html.ts';
+import { inlineStylesheets } from './inline-styles.ts';
 import type { StaticSite } from './static-files.ts';
 
 // The built app as the server renders it: index.html from the client build, each view's chunks
 // from its manifest, and the app's server entry from the server build, which `npm run build`
-// writes to `.ssr/` inside the static root (a dot folder, so never served as a file).
+// writes to `.ssr/` inside the static root (a dot folder, so never served as a file). Its
+// stylesheet is written into the page (inline-styles.ts).
 
 export const SERVER_BUILD_DIR = '.ssr';
 const SERVER_ENTRY_FILE = 'entry-server.js';
@@ -29,10 +31,13 @@ export async function loadBuiltShell(site: StaticSite, logger: Logger): Promise<
       'no server build of the app: pages are rendered by the browser alone (run `npm run build`)',
     );
   }
-  const template = site.index.body.toString('utf8');
+  const { template, hashes } = inlineStylesheets(site.index.body.toString('utf8'), (path) =>
+    site.files.get(path)?.body.toString('utf8'),
+  );
   return {
     template: () => Promise.resolve(template),
     preloads: (pathname) => site.preloads.linksFor(pathname),
     render,
+    styleHashes: hashes,
   };
 }

@@ -21,9 +21,11 @@ function tryAgainIn(seconds: number): string {
   return `Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }
 
-/** The stylesheets and icon of the built index.html, without its scripts. */
+/** The styles (linked or inline) and icon of the built index.html, without its scripts. */
 export function shellLinks(template: string): string {
-  return (template.match(/<link\b[^>]*\brel="(?:stylesheet|icon)"[^>]*>/g) ?? []).join('');
+  return (
+    template.match(/<link\b[^>]*\brel="(?:stylesheet|icon)"[^>]*>|<style>[^]*?<\/style>/g) ?? []
+  ).join('');
 }
 
 /** The whole page; `path` is the address to retry (the request's own path and query). */

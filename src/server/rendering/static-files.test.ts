@@ -20,7 +20,8 @@ describe('static files', () => {
     expect(site.index.body.toString()).toContain(APP_HEAD_PLACEHOLDER);
   });
 
-  // The CSP allows no inline script or style, so the build must need none.
+  // The CSP allows no inline script, and an inline style only by its hash (the server writes
+  // the stylesheet in, inline-styles.ts): the build itself must need neither.
   it.skipIf(!built)(
     'the Vite build needs no inline script or style, and has the placeholders',
     async () => {

@@ -129,6 +129,7 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
       retryAfterSeconds,
     });
     return respond(429, page, {
+      'Content-Security-Policy': html.contentSecurityPolicy,
       'Content-Type': HTML_TYPE,
       'Cache-Control': 'no-store',
       'Retry-After': String(retryAfterSeconds),
@@ -167,10 +168,12 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
       log.render = 'miss';
       html = await appHtml.render(request);
     }
-    const headers: HeaderRecord =
-      status < 400 || status === 404
-        ? { ...HTML_HEADERS }
-        : { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' };
+    const headers: HeaderRecord = {
+      'Content-Security-Policy': appHtml.contentSecurityPolicy,
+      ...(status < 400 || status === 404
+        ? HTML_HEADERS
+        : { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' }),
+    };
     if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
     const answer = await renderAnswer(html, status, headers, {
       acceptEncoding: c.req.header('accept-encoding'),
