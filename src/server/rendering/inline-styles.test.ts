@@ -12,7 +12,9 @@ describe('inlining the stylesheet', () => {
       '<head><link rel="stylesheet" crossorigin href="/assets/index-1.css"><link rel="icon" href="/favicon.svg"></head>',
       read,
     );
-    expect(template).toBe(`<head><style>${CSS}</style><link rel="icon" href="/favicon.svg"></head>`);
+    expect(template).toBe(
+      `<head><style>${CSS}</style><link rel="icon" href="/favicon.svg"></head>`,
+    );
     const digest = createHash('sha256').update(CSS).digest('base64');
     expect(hashes).toEqual([`'sha256-${digest}'`]);
   });
