@@ -13,6 +13,15 @@ export const APP_STATE_PLACEHOLDER = '<!--app-state-->';
 /** The JSON data block holding the dehydrated query cache (a data block, so the CSP allows it). */
 export const APP_STATE_ELEMENT_ID = 'app-state';
 
+/**
+ * Rows of a list the server renders (the query cache still carries the whole first page): three
+ * tall screens' worth (4,400 px on a desktop, 3,500 on a phone), enough for a reader who
+ * scrolls while the scripts arrive. Not the whole first page: its markup would be three quarters
+ * of the document, parsed on the main thread before the first paint (on a phone, a few hundred
+ * milliseconds), for rows nobody can reach before hydration.
+ */
+export const SERVER_RENDERED_ROWS = 40;
+
 /** The first page of the list a URL shows, as the server got it: the page, or a definite "no". */
 export type FirstPage =
   | { endpoint: EndpointName; id: string; page: unknown }

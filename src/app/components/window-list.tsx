@@ -13,14 +13,15 @@ import { useHeldRows } from '../hooks/use-held-rows.ts';
 import { readerMovedFirst, useArrivedByHydration, useHydrated } from '../hooks/use-hydrated.ts';
 import { useIsWide } from '../hooks/use-media-query.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import { SERVER_RENDERED_ROWS } from '../../shared/app-render.ts';
 
 // A window-scrolled virtual list: however many items are loaded, the DOM holds only
 // the rows on screen plus a few either side. Rows have a fixed height, so positions are exact
 // and a restored or deep-linked position lands on the right row at once.
 //
-// Server-rendered and until hydrated, the list is the first rows in plain flow (STATIC_ROWS at
-// most), sized by CSS classes: readable with no script at all, and the same markup whatever
-// the screen, so hydration meets what the server sent. Then the virtualizer takes over where the
+// Server-rendered and until hydrated, the list is the first rows in plain flow (at most
+// SERVER_RENDERED_ROWS), sized by CSS classes: readable with no script at all, and the same
+// markup whatever the screen, so hydration meets what the server sent. Then the virtualizer takes over where the
 // reader is (the window's own scroll position), keeping the DOM nodes of the rows it shows (same
 // keys: their positions) where they were, and of the rows holding the focus or the selection.
 //
@@ -65,13 +66,6 @@ const CONTEXT_PX = 16;
 const PREFETCH_ROWS = 60;
 /** How far ahead of a fast reader pages are asked for, in seconds of their scrolling. */
 const LEAD_SECONDS = 2;
-/**
- * Rows drawn before hydration: three tall screens' worth (4,400 px on a desktop, 3,500 on a
- * phone), enough for a reader who scrolls while the scripts arrive. Not the whole first page: its
- * markup would be three quarters of the document, parsed on the main thread before the first
- * paint (on a phone, a few hundred milliseconds), for rows nobody can reach before hydration.
- */
-const STATIC_ROWS = 40;
 
 function documentTop(element: HTMLElement): number {
   return Math.round(element.getBoundingClientRect().top + window.scrollY);
@@ -209,7 +203,7 @@ export function WindowList({
   if (!hydrated) {
     return (
       <ul ref={listRef} aria-label={label} className="relative">
-        {Array.from({ length: Math.min(loadedCount, count, STATIC_ROWS) }, (_, index) => (
+        {Array.from({ length: Math.min(loadedCount, count, SERVER_RENDERED_ROWS) }, (_, index) => (
           <li
             key={index}
             aria-setsize={setSize ?? count}

@@ -13,6 +13,7 @@ import {
   type ExplorerEnv,
   type ExplorerFixture,
 } from '../../test-support/explorer-fixture.ts';
+import { SERVER_RENDERED_ROWS } from '../../shared/app-render.ts';
 
 // The whole explorer (start-explorer.ts, the composition root) over real HTTP, with the
 // embedded catalogue as its upstream: first as a remote upstream behind a request counter,
@@ -156,7 +157,7 @@ describe('the explorer in front of the catalogue', () => {
       const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist5000}`);
       expect(response.status).toBe(200);
       // Three tall screens of rows; the app hydrates from the whole page.
-      expect(text.match(/<li [^>]*aria-posinset=/g)).toHaveLength(40);
+      expect(text.match(/<li [^>]*aria-posinset=/g)).toHaveLength(SERVER_RENDERED_ROWS);
       const query = stateOf(text)?.queries.find((q) => q.queryKey[1] === 'playlist');
       const page = endpoints.playlist.pageSchema.parse(query?.state.data?.pages[0]);
       expect(page.items).toHaveLength(100);

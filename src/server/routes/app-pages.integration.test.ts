@@ -11,6 +11,7 @@ import {
   type ExplorerFixture,
   type ServedExplorer,
 } from '../../test-support/explorer-fixture.ts';
+import { SERVER_RENDERED_ROWS } from '../../shared/app-render.ts';
 
 // The app's pages of a whole explorer over real sockets, in front of the embedded catalogue and
 // its fault switches (`/__faults`): what a page answers when the upstream fails (its problem's
@@ -106,7 +107,7 @@ describe.skipIf(!hasServerBuild)('a page whose upstream fails answers with a sta
       }
       expect(healed.response.status).toBe(200);
       expect(healed.text).toContain('rel="canonical"');
-      expect(healed.text.match(/<li [^>]*aria-posinset=/g)?.length).toBe(100);
+      expect(healed.text.match(/<li [^>]*aria-posinset=/g)?.length).toBe(SERVER_RENDERED_ROWS);
     } finally {
       await explorer.close();
     }
