@@ -14,6 +14,12 @@ export const APP_STATE_PLACEHOLDER = '<!--app-state-->';
 export const APP_STATE_ELEMENT_ID = 'app-state';
 
 /**
+ * The `<template>` holding the modulepreload links of a view's code: inert until the entry
+ * script, once the page is painted, puts them in the head (src/app/boot.ts).
+ */
+export const VIEW_PRELOADS_ELEMENT_ID = 'view-preloads';
+
+/**
  * Rows of a list the server renders (the query cache still carries the whole first page): three
  * tall screens' worth (4,400 px on a desktop, 3,500 on a phone), enough for a reader who
  * scrolls while the scripts arrive. Not the whole first page: its markup would be three quarters

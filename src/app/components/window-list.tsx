@@ -1,5 +1,6 @@
 import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
+  startTransition,
   useEffect,
   useEffectEvent,
   useImperativeHandle,
@@ -67,8 +68,29 @@ const PREFETCH_ROWS = 60;
 /** How far ahead of a fast reader pages are asked for, in seconds of their scrolling. */
 const LEAD_SECONDS = 2;
 
+/**
+ * Whether the list is virtual: at once for a list the app draws itself, and for one the app
+ * took over from the server's page, in a transition once hydration is done. Handing the rows to
+ * the virtualizer redraws the list (on a phone, a task of about 100 ms); React's own re-render
+ * after hydration is synchronous, so the hand-over waits for a transition of its own, which
+ * React does in slices, yielding to the reader between them.
+ */
+function useVirtualAfterHydration(arrivedByHydration: boolean): boolean {
+  const hydrated = useHydrated();
+  const [virtual, setVirtual] = useState(hydrated && !arrivedByHydration);
+  useEffect(() => {
+    if (hydrated && !virtual) startTransition(() => setVirtual(true));
+  }, [hydrated, virtual]);
+  return virtual;
+}
+
 function documentTop(element: HTMLElement): number {
   return Math.round(element.getBoundingClientRect().top + window.scrollY);
+}
+
+function scrollToRow(list: HTMLElement, index: number, rowHeight: number): void {
+  // A sliver of context above; less than half a row, so the row still counts as the top one.
+  window.scrollTo(0, Math.max(0, documentTop(list) + index * rowHeight - CONTEXT_PX));
 }
 
 export function WindowList({
@@ -84,8 +106,8 @@ export function WindowList({
   handleRef,
 }: WindowListProps) {
   const listRef = useRef<HTMLUListElement>(null);
-  const hydrated = useHydrated();
   const arrivedByHydration = useArrivedByHydration();
+  const hydrated = useVirtualAfterHydration(arrivedByHydration);
   const held = useHeldRows(listRef);
   const wide = useIsWide();
   const rowHeight = rowSize[wide ? 'wide' : 'narrow'];
@@ -133,17 +155,24 @@ export function WindowList({
       window.scrollTo(0, restoreY);
   }, [hydrated, restoreY, arrivedByHydration]);
 
+  // A row asked for before the list is virtual may lie below the server's rows, where the page
+  // does not reach yet: it is scrolled to once the list has its full height.
+  const pendingIndex = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const index = pendingIndex.current;
+    if (!hydrated || index === null || !listRef.current) return;
+    pendingIndex.current = null;
+    scrollToRow(listRef.current, index, rowHeight);
+  }, [hydrated, rowHeight]);
   useImperativeHandle(
     handleRef,
     () => ({
       scrollToIndex(index) {
-        const element = listRef.current;
-        if (!element) return;
-        // A sliver of context above; less than half a row, so the row still counts as the top one.
-        window.scrollTo(0, Math.max(0, documentTop(element) + index * rowHeight - CONTEXT_PX));
+        if (!hydrated) pendingIndex.current = index;
+        else if (listRef.current) scrollToRow(listRef.current, index, rowHeight);
       },
     }),
-    [rowHeight],
+    [hydrated, rowHeight],
   );
 
   const items = hydrated ? virtualizer.getVirtualItems() : [];

@@ -49,6 +49,19 @@ function numberFormat(locale: string, compact: boolean): Intl.NumberFormat {
   return format;
 }
 
+/**
+ * Makes the interface's number formats ahead of their first use, each in a task of its own
+ * (`nextTask` yields to the browser): the first one made costs a phone tens of milliseconds
+ * (the locale's data), which would otherwise fall inside hydration's first slice and make it a
+ * long task.
+ */
+export async function prepareNumberFormats(nextTask: () => Promise<void>): Promise<void> {
+  for (const compact of [true, false]) {
+    await nextTask();
+    numberFormat(APP_LOCALE, compact);
+  }
+}
+
 /** "1.2M", "12K", "950": compact. */
 export function formatCompact(value: number, locale = APP_LOCALE): string {
   return numberFormat(locale, true).format(value);

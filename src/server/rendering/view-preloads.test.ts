@@ -41,6 +41,12 @@ describe('view preloads (a deep link names its view’s chunks in the HTML)', ()
     ]);
   });
 
+  it('keeps them in an inert template, for the entry to put in the head once the page is painted', () => {
+    expect(preloads.linksFor('/playlist/PLx')).toMatch(
+      /^<template id="view-preloads">(<link rel="modulepreload" crossorigin href="[^"]+">)+<\/template>$/,
+    );
+  });
+
   it('names nothing for paths that are no view', () => {
     expect(preloads.linksFor('/nope/at/all')).toBe('');
   });

@@ -1,13 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { VIEW_PRELOADS_ELEMENT_ID } from '../../shared/app-render.ts';
 import { VIEW_MODULES, viewsForPath } from '../../shared/app-routes.ts';
 
 // A deep link's view is a chunk the entry script asks for only once it runs, which costs a
 // second round of downloads before the first row appears. The server knows the view from the
-// path (shared/app-routes.ts), so the HTML names its chunks at once: `<link
-// rel="modulepreload">` for the view and everything it imports, read from Vite's build
-// manifest (dist/.vite/manifest.json).
+// path (shared/app-routes.ts), so the HTML names its chunks: `<link rel="modulepreload">` for
+// the view and everything it imports, read from Vite's build manifest
+// (dist/.vite/manifest.json). They sit in an inert `<template>`, which the entry script moves
+// into the head once the page is painted: fetched before then, on a phone's network, ~100 KB of
+// scripts would share the link with the document's images and push the first paint back.
 
 const manifestSchema = z.record(
   z.string(),
@@ -30,7 +33,10 @@ function filesOf(manifest: Manifest, key: string, seen: Set<string>, out: string
 }
 
 export interface ViewPreloads {
-  /** The `<link rel="modulepreload">` tags a path's view needs beyond the entry's own. */
+  /**
+   * The `<link rel="modulepreload">` tags a path's view needs beyond the entry's own, in their
+   * `<template>`.
+   */
   linksFor(pathname: string): string;
 }
 
@@ -48,10 +54,11 @@ export function createViewPreloads(manifest: Manifest): ViewPreloads {
     for (const module of modules) filesOf(manifest, module, seen, files);
     // `crossorigin` as on Vite's own tags: a module script is fetched in CORS mode, and a
     // preload made in another mode would not be reused.
-    return files
+    const links = files
       .filter((file) => !entryFiles.has(file))
       .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
       .join('');
+    return links === '' ? '' : `<template id="${VIEW_PRELOADS_ELEMENT_ID}">${links}</template>`;
   };
   return {
     linksFor(pathname) {
