@@ -15,13 +15,15 @@ import type { BrowserContext, Page } from '@playwright/test';
 // throttling, as its DevTools do for a mid-range phone), besides full speed.
 
 export interface LatencyProfile {
-  name: 'local' | 'remote-like';
+  name: 'local' | 'remote-like' | 'latency 150 ms';
   /** The embedded catalogue's fault switches (CATALOGUE_FAULTS). */
   faults: string;
 }
 
 export const LOCAL: LatencyProfile = { name: 'local', faults: '' };
 export const REMOTE_LIKE: LatencyProfile = { name: 'remote-like', faults: 'latency=80-250' };
+/** A typical round trip to a remote API, every page alike: the deep link's first paint. */
+export const LATENCY_150: LatencyProfile = { name: 'latency 150 ms', faults: 'latency=150' };
 
 /** Under which the explorer's embedded catalogue (or the bench's catalogue) answers. */
 export const profileEnv = (profile: LatencyProfile): Record<string, string> =>

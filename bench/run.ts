@@ -20,8 +20,10 @@ import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
 import { benchDeepLinkWarming, benchDragWarming } from './chain-warming.ts';
+import { benchDeepLink } from './deep-link.ts';
 import {
   conditionsOf,
+  LATENCY_150,
   LOCAL,
   REMOTE_LIKE,
   type Conditions,
@@ -87,12 +89,14 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['4', () => benchCataloguePaging({ ...base, samples: smoke ? 5 : 100 })],
   [
     '5',
-    () =>
-      benchAppFirstView({
+    async () => [
+      ...(await benchAppFirstView({
         conditions: firstViewConditions,
         roundsFor: roundsFor(5, 2),
         samples: smoke ? 1 : 5,
-      }),
+      })),
+      ...(await benchDeepLink({ rounds: smoke ? 1 : 3, profile: smoke ? LOCAL : LATENCY_150 })),
+    ],
   ],
   [
     '6',
