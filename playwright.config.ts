@@ -34,6 +34,10 @@ function server(port: number, cataloguePort: number, env: Record<string, string>
       // Every test comes from 127.0.0.1; the per-client limits are for real visitors.
       CLIENT_RATE_LIMIT_BURST: '100000',
       CLIENT_RATE_LIMIT_PER_SECOND: '100000',
+      // The journeys read the server's own markup (before hydration, or with no script): a
+      // cold page on a busy machine could miss a person's 50 ms wait and go out loading. That
+      // wait has its test (app-pages.integration.test.ts) and bench 5's deep-link rows.
+      FIRST_PAINT_WAIT_MS: '1000',
       RENDER_RATE_LIMIT_BURST: '100000',
       RENDER_RATE_LIMIT_PER_SECOND: '100000',
       // The journeys hold what a reader's own requests do (what is cached, what a fault hits);

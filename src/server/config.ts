@@ -44,6 +44,9 @@ const schema = z.object({
   // (routes/app-pages.ts): CPU, not quota, so an allowance of their own, kept by each process.
   RENDER_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 30),
   RENDER_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1),
+  // How long a person's navigation waits for a list's first page before the view goes out
+  // loading (routes/app-pages.ts); link previews, crawlers and monitors wait up to a second.
+  FIRST_PAINT_WAIT_MS: int(0, 1_000, 50),
   CACHE_MAX_BYTES: int(0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: int(100, 120_000, 10_000),
   UPSTREAM_RETRIES: int(0, 2, 2),
@@ -128,6 +131,8 @@ export interface ServerConfig {
   clientRateLimit: { burst: number; perSecond: number };
   /** Each client's allowance of renders not kept already (routes/app-pages.ts). */
   renderRateLimit: { burst: number; perSecond: number };
+  /** How long a person's navigation waits for a list's first page (routes/app-pages.ts). */
+  firstPaintWaitMs: number;
   cacheMaxBytes: number;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
@@ -298,6 +303,7 @@ export function readServerConfig(
       burst: e.RENDER_RATE_LIMIT_BURST,
       perSecond: e.RENDER_RATE_LIMIT_PER_SECOND,
     },
+    firstPaintWaitMs: e.FIRST_PAINT_WAIT_MS,
     cacheMaxBytes: e.CACHE_MAX_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamRetries: e.UPSTREAM_RETRIES,
@@ -401,6 +407,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     quotaPerHour: config.quotaPerHour,
     clientRateLimit: config.clientRateLimit,
     renderRateLimit: config.renderRateLimit,
+    firstPaintWaitMs: config.firstPaintWaitMs,
     cacheMaxBytes: config.cacheMaxBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamRetries: config.upstreamRetries,

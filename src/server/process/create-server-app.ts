@@ -55,8 +55,10 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   requestLogger?: RequestLogger;
   /** Read the client's address from X-Forwarded-For (behind a reverse proxy only). */
   trustProxy?: boolean;
-  /** How long an HTML answer may wait for a deep link's first page. */
+  /** How long an HTML answer may wait for a list's first page. */
   initialPageWaitMs?: number;
+  /** How long it may wait when a person's browser navigates to it (unset: as long as any). */
+  firstPaintWaitMs?: number;
   /**
    * Each client's allowance of renders not kept already (the composition root's, from
    * RENDER_RATE_LIMIT_*); unset, renders are not limited (tests about something else).
@@ -120,6 +122,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
       renderLimit: options.renderLimit ?? UNLIMITED,
       trustProxy,
       initialPageWaitMs,
+      firstPaintWaitMs: options.firstPaintWaitMs ?? initialPageWaitMs,
       originOf: (c) => publicOrigin(c.req.raw, { publicUrl, trustProxy }),
     }),
   );

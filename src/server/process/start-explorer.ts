@@ -207,6 +207,7 @@ export async function startExplorer(
     requestLogger,
     trustProxy: config.trustProxy,
     renderLimit: metrics ? meteredRenderLimit(renderLimit, metrics) : renderLimit,
+    firstPaintWaitMs: config.firstPaintWaitMs,
     isStopping: () => stopping,
     sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,

@@ -82,6 +82,7 @@ export interface AppHtml {
 }
 
 const MAX_PAGELESS = 256;
+const NOSCRIPT_REFRESH = '<noscript><meta http-equiv="refresh" content="2"></noscript>';
 const MAX_PER_PAGE = 16;
 
 /** JSON inside a `<script type="application/json">`: no `<` at all, so nothing can end it early. */
@@ -131,8 +132,11 @@ export function createAppHtml(
         logger.error({ err: error, path }, 'server rendering failed');
       }
     }
+    // A list's view without its first page (still on its way) fills in once the app runs; a
+    // browser without scripts asks again shortly, when the page is in the cache.
+    const waiting = list !== null && first.kind === 'none' ? NOSCRIPT_REFRESH : '';
     const text = (await shell.template(path))
-      .replace(APP_HEAD_PLACEHOLDER, () => preview + rendered.head)
+      .replace(APP_HEAD_PLACEHOLDER, () => preview + rendered.head + waiting)
       // After the entry's own tags: the view's code is needed only once the entry runs.
       .replace('</head>', () => `${shell.preloads(url.pathname)}</head>`)
       .replace(APP_HTML_PLACEHOLDER, () => rendered.html)

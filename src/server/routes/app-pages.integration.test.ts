@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import { hasServerBuild, stateOf, TEST_TEMPLATE } from '../../test-support/app-shell.ts';
@@ -134,6 +135,42 @@ describe.skipIf(!hasServerBuild)('a page whose upstream fails answers with a sta
       expect(slow.text).toContain('Loading the channel’s playlists…');
     } finally {
       await patient.close();
+    }
+  });
+
+  it('a person’s navigation does not wait for a slow first page; a crawler does, for the rows', async () => {
+    const explorer = await serve();
+    try {
+      await fixture.setFaults({ latencyMs: 400 });
+      // What a browser sends when a person opens a link (Fetch Metadata).
+      const navigation = {
+        accept: 'text/html',
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36',
+        'sec-fetch-dest': 'document',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-site': 'none',
+      };
+      const started = performance.now();
+      // undici's `request` sends the headers as given (`fetch` puts its own Sec-Fetch-Mode on).
+      const response = await request(`${explorer.url}/playlist/${PLAYLIST}`, {
+        headers: navigation,
+      });
+      const text = await response.body.text();
+      // The default wait (FIRST_PAINT_WAIT_MS, 50 ms), far short of the upstream's 400.
+      expect(performance.now() - started).toBeLessThan(300);
+      expect(response.statusCode).toBe(200);
+      expect(text).toContain('rel="canonical"');
+      expect(text).not.toMatch(/<li [^>]*aria-posinset=/);
+      // Without scripts, the browser asks again once the page is likely in.
+      expect(text).toContain('<noscript><meta http-equiv="refresh" content="2"></noscript>');
+
+      // A link preview or a crawler (no Fetch Metadata) waits for the page, and has the rows.
+      const crawled = await page(explorer, `/playlist/${FIXTURE_IDS.playlist101}`);
+      expect(crawled.response.status).toBe(200);
+      expect(crawled.text.match(/<li [^>]*aria-posinset=/g)?.length).toBe(SERVER_RENDERED_ROWS);
+      expect(crawled.text).not.toContain('http-equiv="refresh"');
+    } finally {
+      await explorer.close();
     }
   });
 

@@ -12,6 +12,7 @@ import type { StoredRender } from '../rendering/stored-render.ts';
 import { renderAnswer } from '../rendering/stored-render.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { prefersHtml } from '../http/accept.ts';
+import { isPersonRequest } from '../http/person-request.ts';
 import { HTML_TYPE, problemResponse, respond, type HeaderRecord } from '../http/responses.ts';
 import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { logAnswer } from '../observability/request-log.ts';
@@ -44,6 +45,15 @@ export interface AppPageOptions {
   trustProxy: boolean;
   /** How long the HTML may wait for a list's first page (about a second). */
   initialPageWaitMs: number;
+  /**
+   * How long it waits when a person's browser navigates to the view (Fetch Metadata,
+   * http/person-request.ts): a person sees the view at once, loading, rather than a blank tab
+   * while the upstream answers (80-250 ms for the real service, for a page not cached yet); the
+   * app's own request for the page joins the server's fetch, and the rows show the moment it
+   * lands. Link previews, crawlers and monitors wait the whole `initialPageWaitMs`, and get the
+   * rows, or the failure's status.
+   */
+  firstPaintWaitMs: number;
   /** The origin of absolute URLs in link previews, for the request (PUBLIC_URL, or its host). */
   originOf: (c: Context<AppEnv>) => string;
 }
@@ -70,6 +80,10 @@ type Rendering = Pick<AppHtmlRequest, 'first' | 'problem'> & {
 
 export function appPages(options: AppPageOptions): Handler<AppEnv> {
   const { appHtml, pageSource, renderLimit, trustProxy, initialPageWaitMs, originOf } = options;
+  const waitFor = (c: Context<AppEnv>) =>
+    isPersonRequest(c.req.method, c.env?.incoming?.headers ?? {}, 'view')
+      ? Math.min(options.firstPaintWaitMs, initialPageWaitMs)
+      : initialPageWaitMs;
 
   /** What the view shows first, and with which status. */
   const firstOf = async (c: Context<AppEnv>, url: URL, client: string): Promise<Rendering> => {
@@ -87,10 +101,11 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
     }
     const answer = await within(
       pageSource.get({ ...list, continuation: undefined }, client),
-      initialPageWaitMs,
+      waitFor(c),
     );
-    // Slow: no answer within the wait. The view goes out loading, with 200, rather than waiting
-    // for the upstream's deadline (10 s of a blank tab) or calling the page failed: the fetch
+    // Slow: no answer within the wait (a person's, or anyone's second). The view goes out
+    // loading, with 200, rather than waiting for the upstream's deadline (10 s of a blank tab)
+    // or calling the page failed: the fetch
     // goes on, the app's own request for the page joins it (merged, at no quota), and the rows
     // show the moment it lands. A failure that does come is then the app's to show, as for a
     // later page. (The stale-copy path is the page source's: a cached copy is answered after

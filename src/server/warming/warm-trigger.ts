@@ -6,7 +6,7 @@ import { requestClient } from '../http/client-address.ts';
 import { lookupFromQuery } from '../http/validate-lookup.ts';
 import type { Lookup } from '../upstream/lookup.ts';
 import type { ChainWarmer } from './chain-warmer.ts';
-import { isPersonRequest } from './person-request.ts';
+import { isPersonRequest } from '../http/person-request.ts';
 
 // The requests that tell the warmer someone is reading a playlist (chain-warmer.ts), picked out
 // in front of everything else on node:http, so that pages the fast path answers from the cache
