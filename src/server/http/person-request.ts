@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-// Whether a request comes from a person reading a list, for chain warming (chain-warmer.ts):
-// warming spends quota on a guess about what someone will read next, so it is done only for
-// someone who is reading. What tells a person from a link preview, a crawler or a script is
+// Whether a request comes from a person reading a list, for chain warming
+// (warming/chain-warmer.ts: it spends quota on a guess about what someone will read next, so it
+// is done only for someone who is reading) and for how long a view waits for its first page
+// (routes/app-pages.ts: a person is shown the view at once; a crawler waits for the rows). What tells a person from a link preview, a crawler or a script is
 // what a browser alone sends: the Fetch Metadata headers (`Sec-Fetch-*`). A browser sets them
 // itself and a page's scripts cannot (they are forbidden header names), while link unfurlers
 // (Slack, Discord, X, Facebook, iMessage's server side), crawlers' HTTP clients and curl send
