@@ -21,6 +21,12 @@ export async function loadBuiltShell(site: StaticSite, logger: Logger): Promise<
   if (existsSync(entry)) {
     try {
       ({ render } = (await import(pathToFileURL(resolve(entry)).href)) as { render: RenderApp });
+      // One render before the first visitor's: a fresh process compiles React's server code on
+      // its first render (tens of milliseconds), which would otherwise delay that visitor's
+      // first paint. A list view, loading, goes through the most of it and needs no upstream.
+      await render({ url: '/playlist/PLwarmUpTheRenderer000000000000000' }).catch(
+        (error: unknown) => logger.warn({ err: error }, 'the renderer could not warm up'),
+      );
     } catch (error) {
       // Pages still work, rendered by the browser alone; the log says why.
       logger.error({ err: error, entry }, 'the server build of the app cannot be loaded');
