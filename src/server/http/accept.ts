@@ -3,8 +3,11 @@
 // text/html when they navigate; a script that names neither, or only `*/*`, gets the problem
 // document, which says the same in a form it can read.
 
-/** The media types an Accept header names, with their weights (`q`, 1 unless given). */
-function weights(header: string): Map<string, number> {
+/**
+ * What an Accept or Accept-Encoding header names (media types, codings), lower-cased, with
+ * their weights (`q`, 1 unless given; RFC 9110 §12.4.2).
+ */
+export function weights(header: string): Map<string, number> {
   const named = new Map<string, number>();
   for (const part of header.split(',')) {
     const [type, ...params] = part.trim().toLowerCase().split(';');

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { weights } from './accept.ts';
 
 // Compression for the browser. Hono's compress middleware offers only gzip and deflate and
 // compresses every response anew; pages and static files are the same bytes many times over,
@@ -44,18 +45,8 @@ export function compress(
 /** Picks br, else gzip, from an Accept-Encoding header (RFC 9110 §12.5.3), honouring q=0. */
 export function negotiateEncoding(header: string | undefined): Encoding | null {
   if (header === undefined || header === '') return null;
-  const weights = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    let q = 1;
-    for (const param of params) {
-      const [key, value] = param.trim().split('=');
-      if (key === 'q' && value !== undefined) q = Number(value);
-    }
-    weights.set(name, Number.isFinite(q) ? q : 0);
-  }
-  const weight = (name: Encoding) => weights.get(name) ?? weights.get('*') ?? 0;
+  const named = weights(header);
+  const weight = (name: Encoding) => named.get(name) ?? named.get('*') ?? 0;
   const br = weight('br');
   const gz = weight('gzip');
   if (br > 0 && br >= gz) return 'br';
