@@ -81,6 +81,12 @@ export interface AppHtml {
   contentSecurityPolicy: string;
 }
 
+/**
+ * A request's path (and query) as a URL of `origin`. Not `new URL(path, base)`: a path that
+ * begins with `//` would be read as another host (or, for `//` alone, as no URL at all).
+ */
+const pathUrl = (path: string, origin: string): URL => new URL(`${origin}${path}`);
+
 const MAX_PAGELESS = 256;
 const NOSCRIPT_REFRESH = '<noscript><meta http-equiv="refresh" content="2"></noscript>';
 const MAX_PER_PAGE = 16;
@@ -113,7 +119,7 @@ export function createAppHtml(
     preview: string,
   ): Promise<StoredRender> => {
     const { path } = address;
-    const url = new URL(path, 'http://render');
+    const url = pathUrl(path, 'http://render');
     let rendered = { head: '', html: '', state: null as unknown };
     // A channel view shows the channel's name when the server has seen it (the preview does
     // too, so a render with the name is a variant of its own).
@@ -157,7 +163,7 @@ export function createAppHtml(
     const memo = page && completePreviews.get(page);
     const known = memo?.get(memoKey);
     if (known !== undefined) return known;
-    const preview = previews.previewFor(new URL(address.path, request.url), request.first);
+    const preview = previews.previewFor(pathUrl(address.path, request.url.origin), request.first);
     const head = renderHead(preview, request.origin);
     if (page && preview.complete) {
       const kept = memo ?? new Map<string, string>();

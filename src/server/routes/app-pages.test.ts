@@ -125,6 +125,16 @@ describe('renders keyed on what changes them', () => {
     expect(rendered).toEqual([`/playlist/${PLAYLIST}?index=5`, `/playlist/${PLAYLIST}?q=jazz`]);
   });
 
+  it('a path that reads as another host (`//`, `//host/x`) is a path of this origin: not found', async () => {
+    const { get } = setup();
+    for (const path of ['//', '//evil.example/x', '///playlist']) {
+      const { response, text } = await get(path);
+      expect(response.status, path).toBe(404);
+      // Named, if at all, as a path of this origin (og:url, the not-found view's message).
+      expect(text, path).not.toMatch(/(?:content|href)="(?:https?:)?\/\/evil/);
+    }
+  });
+
   it.skipIf(!hasServerBuild)(
     'links naming different choices of the panel render the same markup',
     async () => {
