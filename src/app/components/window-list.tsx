@@ -1,6 +1,5 @@
 import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
-  startTransition,
   useEffect,
   useEffectEvent,
   useImperativeHandle,
@@ -68,22 +67,6 @@ const PREFETCH_ROWS = 60;
 /** How far ahead of a fast reader pages are asked for, in seconds of their scrolling. */
 const LEAD_SECONDS = 2;
 
-/**
- * Whether the list is virtual: at once for a list the app draws itself, and for one the app
- * took over from the server's page, in a transition once hydration is done. Handing the rows to
- * the virtualizer redraws the list (on a phone, a task of about 100 ms); React's own re-render
- * after hydration is synchronous, so the hand-over waits for a transition of its own, which
- * React does in slices, yielding to the reader between them.
- */
-function useVirtualAfterHydration(arrivedByHydration: boolean): boolean {
-  const hydrated = useHydrated();
-  const [virtual, setVirtual] = useState(hydrated && !arrivedByHydration);
-  useEffect(() => {
-    if (hydrated && !virtual) startTransition(() => setVirtual(true));
-  }, [hydrated, virtual]);
-  return virtual;
-}
-
 function documentTop(element: HTMLElement): number {
   return Math.round(element.getBoundingClientRect().top + window.scrollY);
 }
@@ -106,8 +89,8 @@ export function WindowList({
   handleRef,
 }: WindowListProps) {
   const listRef = useRef<HTMLUListElement>(null);
+  const hydrated = useHydrated();
   const arrivedByHydration = useArrivedByHydration();
-  const hydrated = useVirtualAfterHydration(arrivedByHydration);
   const held = useHeldRows(listRef);
   const wide = useIsWide();
   const rowHeight = rowSize[wide ? 'wide' : 'narrow'];
