@@ -2,8 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { launchChromium, ROW_SELECTOR } from './browser.ts';
 import { labelled, profileEnv, slowCpu, type Conditions } from './latency-profiles.ts';
-import { rawChain, withFreshExplorer } from './raw-chain.ts';
-import { formatSpread, spread } from './stats.ts';
+import { againstTheChain, rawChain, withFreshExplorer } from './raw-chain.ts';
 import type { BenchRow } from './table.ts';
 
 // Bench 9: a reader drags the scrollbar of the 5,000-video playlist to item 4,000, with nothing
@@ -61,7 +60,6 @@ export async function benchDragDeep(options: {
     for (const conditions of options.conditions) {
       const appTimes: number[] = [];
       const floorTimes: number[] = [];
-      const ratios: number[] = [];
       for (let round = 0; round < options.roundsFor(conditions); round++) {
         const floor = (await rawChain(browser, FIXTURE_IDS.playlist5000, DRAG_TARGET, conditions))
           .ms;
@@ -73,21 +71,19 @@ export async function benchDragDeep(options: {
         }, profileEnv(conditions.profile));
         appTimes.push(app);
         floorTimes.push(floor);
-        ratios.push(app / floor);
       }
-      const r = spread(ratios);
-      rows.push({
-        bench: '9',
-        measure: labelled(
-          `app, drag to item ${DRAG_TARGET.toLocaleString('en')} of a cold playlist: until it is shown`,
-          conditions,
+      rows.push(
+        againstTheChain(
+          '9',
+          labelled(
+            `app, drag to item ${DRAG_TARGET.toLocaleString('en')} of a cold playlist: until it is shown`,
+            conditions,
+          ),
+          'fetch loop to its page',
+          appTimes,
+          floorTimes,
         ),
-        figure: formatSpread(spread(appTimes), 0, ' ms'),
-        reference: `fetch loop to its page ${formatSpread(spread(floorTimes), 0, ' ms')}`,
-        ratio: formatSpread(r, 2, '×'),
-        target: '≤ 1.2×',
-        met: r.median <= 1.2,
-      });
+      );
     }
     return rows;
   } finally {

@@ -1,8 +1,7 @@
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { launchChromium, ROW_SELECTOR } from './browser.ts';
 import { labelled, profileEnv, slowCpu, type Conditions } from './latency-profiles.ts';
-import { rawChain, withFreshExplorer } from './raw-chain.ts';
-import { formatSpread, spread } from './stats.ts';
+import { againstTheChain, rawChain, withFreshExplorer } from './raw-chain.ts';
 import type { BenchRow } from './table.ts';
 
 // Bench 7: how long the app takes to hold all 5,000 items (a deep link to item 5,000 loads every
@@ -35,7 +34,6 @@ export async function benchWholePlaylist(options: {
     for (const conditions of options.conditions) {
       const appTimes: number[] = [];
       const floorTimes: number[] = [];
-      const ratios: number[] = [];
       for (let round = 0; round < options.roundsFor(conditions); round++) {
         const chain = await rawChain(browser, FIXTURE_IDS.playlist5000, Infinity, conditions);
         if (chain.items !== 5000) throw new Error(`followed to ${chain.items} items`);
@@ -64,21 +62,19 @@ export async function benchWholePlaylist(options: {
         }, profileEnv(conditions.profile));
         appTimes.push(app);
         floorTimes.push(floor);
-        ratios.push(app / floor);
       }
-      const r = spread(ratios);
-      rows.push({
-        bench: '7',
-        measure: labelled(
-          'app, whole 5,000-item playlist: page 2 → item 5,000 in the DOM (cold server cache)',
-          conditions,
+      rows.push(
+        againstTheChain(
+          '7',
+          labelled(
+            'app, whole 5,000-item playlist: page 2 → item 5,000 in the DOM (cold server cache)',
+            conditions,
+          ),
+          'fetch loop, same 49 continuations',
+          appTimes,
+          floorTimes,
         ),
-        figure: formatSpread(spread(appTimes), 0, ' ms'),
-        reference: `fetch loop, same 49 continuations ${formatSpread(spread(floorTimes), 0, ' ms')}`,
-        ratio: formatSpread(r, 2, '×'),
-        target: '≤ 1.2×',
-        met: r.median <= 1.2,
-      });
+      );
     }
     return rows;
   } finally {

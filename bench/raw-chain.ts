@@ -1,6 +1,8 @@
 import type { Browser } from '@playwright/test';
 import { startExplorer } from './explorer.ts';
 import { profileEnv, slowCpu, type Conditions } from './latency-profiles.ts';
+import { formatSpread, spread } from './stats.ts';
+import type { BenchRow } from './table.ts';
 
 // What the app-loading benchmarks compare against: a script in the same browser, same origin,
 // following a playlist's continuations as fast as it can, each on a fresh explorer (a cold
@@ -63,4 +65,27 @@ export function rawChain(
     await context.close();
     return ms;
   }, profileEnv(conditions.profile));
+}
+
+/**
+ * A row of the app against the raw chain, round by round (`app[i]` beside `chain[i]`): the
+ * median of the rounds' ratios, within 1.2×.
+ */
+export function againstTheChain(
+  bench: string,
+  measure: string,
+  chainLabel: string,
+  app: number[],
+  chain: number[],
+): BenchRow {
+  const ratio = spread(app.map((ms, i) => ms / chain[i]!));
+  return {
+    bench,
+    measure,
+    figure: formatSpread(spread(app), 0, ' ms'),
+    reference: `${chainLabel} ${formatSpread(spread(chain), 0, ' ms')}`,
+    ratio: formatSpread(ratio, 2, '×'),
+    target: '≤ 1.2×',
+    met: ratio.median <= 1.2,
+  };
 }

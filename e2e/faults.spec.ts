@@ -1,4 +1,21 @@
+import type { Locator, Page } from '@playwright/test';
 import { expect, IDS, inViewport, ROWS, scrollUntil, test } from './fixtures.ts';
+
+/**
+ * The fault off, Retry once the server's back-off, counted down on screen, is over: the rows
+ * come, and the error goes.
+ */
+async function retryOnceTheWaitIsOver(
+  page: Page,
+  faults: { reset: () => Promise<void> },
+  problem: Locator,
+): Promise<void> {
+  await faults.reset();
+  await expect(problem.getByRole('timer')).toHaveCount(0, { timeout: 20_000 });
+  await problem.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+}
 
 // Failures, switched on the embedded catalogue at run time (`/__faults`, spec §5.3). This file
 // has a server of its own (playwright.config.ts) and its tests run one at a time, so a switched
@@ -50,12 +67,7 @@ test('a failing first page says the catalogue is unavailable, and Retry recovers
     timeout: 15_000,
   });
   await expect(page.locator(ROWS)).toHaveCount(0);
-  await faults.reset();
-  // As above: Retry once the server's back-off, counted down on screen, is over.
-  await expect(problem.getByRole('timer')).toHaveCount(0, { timeout: 20_000 });
-  await problem.getByRole('button', { name: 'Retry' }).click();
-  await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
-  await expect(page.getByRole('alert')).toHaveCount(0);
+  await retryOnceTheWaitIsOver(page, faults, problem);
 });
 
 test('a page whose first page fails answers 502 with the view’s error, and its Retry works once the fault is off', async ({
@@ -77,12 +89,7 @@ test('a page whose first page fails answers 502 with the view’s error, and its
   const problem = page.getByRole('alert');
   await expect(problem.getByRole('heading', { name: 'Catalogue error' })).toBeVisible();
   await expect(page.locator(ROWS)).toHaveCount(0);
-  await faults.reset();
-  // Retry once the server's back-off, counted down on screen, is over.
-  await expect(problem.getByRole('timer')).toHaveCount(0, { timeout: 20_000 });
-  await problem.getByRole('button', { name: 'Retry' }).click();
-  await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
-  await expect(page.getByRole('alert')).toHaveCount(0);
+  await retryOnceTheWaitIsOver(page, faults, problem);
   // The address is still the one asked for: only the server's render left its parameter out.
   expect(new URL(page.url()).searchParams.get('utm_source')).toBe('e2e');
 });
