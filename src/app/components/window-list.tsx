@@ -127,6 +127,19 @@ export function WindowList({
     virtualizer.measure();
   }, [virtualizer, rowHeight]);
 
+  // A list that turns out shorter than it said (its last page came early) shrinks under a
+  // reader at its end, or on the way there: an End key's smooth scroll, still heading for the
+  // old end, would then stop somewhere above the new one (Chromium moves it back as the page
+  // shrinks). Pinned to the new end at once, which also ends that animation.
+  const shownCount = useRef(count);
+  useLayoutEffect(() => {
+    const shrank = count < shownCount.current;
+    shownCount.current = count;
+    if (!hydrated || !shrank) return;
+    const end = document.documentElement.scrollHeight - window.innerHeight;
+    if (window.scrollY >= end - rowHeight) window.scrollTo(0, end);
+  }, [count, hydrated, rowHeight]);
+
   // Back/forward: the rows are already in the cache, so the window goes straight back; once the
   // list has its full height (the server's rows are only a first page), and not over a reader
   // who has scrolled the server's page already.
