@@ -34,7 +34,7 @@ export const PlaylistRow = memo(function PlaylistRow({
 }: PlaylistRowProps) {
   return (
     <div
-      className={`relative flex h-full items-center gap-2 rounded-lg px-1 sm:gap-3 sm:px-2 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-blue-600 ${
+      className={`relative flex h-full items-center gap-2 rounded-lg px-1 sm:gap-3 sm:px-2 ${
         isTarget
           ? 'bg-amber-100 ring-2 ring-amber-500 ring-inset dark:bg-amber-950'
           : 'hover:bg-zinc-100 dark:hover:bg-zinc-900'
