@@ -195,8 +195,10 @@ export function ListFooter({ state }: { state: FooterState }) {
   switch (state.kind) {
     case 'more':
     case 'loading':
+      // Skipped by the browser while off screen, as it is while the reader is far up the list:
+      // a spinner that turns out of sight would still cost a style update and a paint a frame.
       return (
-        <div className="flex h-16 items-center justify-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+        <div className="flex h-16 items-center justify-center gap-2 text-sm text-zinc-600 [content-visibility:auto] [contain-intrinsic-size:auto_4rem] dark:text-zinc-400">
           <span
             aria-hidden="true"
             className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
