@@ -6,6 +6,7 @@ import { APP_STATE_ELEMENT_ID } from '../shared/app-render.ts';
 import { reviveApiError } from './api/api-error.ts';
 import { createQueryClient } from './api/query-client.ts';
 import { App } from './app.tsx';
+import { HydrationState } from './components/hydration-state.tsx';
 import { prepareNumberFormats } from './lib/format.ts';
 import { trackWindowScroll } from './lib/scroll-memory.ts';
 import { preloadViewFor } from './views.tsx';
@@ -41,18 +42,21 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 await prepareNumberFormats(nextTask);
 await nextTask();
 
+const hydrating = root.firstElementChild !== null;
 const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <App />
+        <HydrationState hydrating={hydrating}>
+          <App />
+        </HydrationState>
       </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>
 );
 // Hydration as a transition: React then works through the server's markup in slices, yielding
 // to the browser between them (a reader's scroll, a tap), rather than in one long task.
-if (root.firstElementChild)
+if (hydrating)
   startTransition(() => {
     hydrateRoot(root, app);
   });

@@ -1,6 +1,11 @@
-import { useState, useSyncExternalStore } from 'react';
+import { createContext, useContext, useState } from 'react';
 
-const never = () => () => {};
+/**
+ * Whether the app has taken over the server's markup: false on the server and while the client
+ * hydrates it, then true (components/hydration-state.tsx flips it); true from the start when the
+ * client draws the page itself.
+ */
+export const HydratedContext = createContext(false);
 
 /**
  * False on the server and while the client hydrates the server's markup, true from then on (and
@@ -8,11 +13,7 @@ const never = () => () => {};
  * size or scroll position, waits for true, so hydration meets exactly the server's markup.
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    never,
-    () => true,
-    () => false,
-  );
+  return useContext(HydratedContext);
 }
 
 /**

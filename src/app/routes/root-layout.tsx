@@ -13,7 +13,8 @@ export function RootLayout() {
   const { pathname } = useLocation();
   // Marks the moment the app has taken over the server's markup: from here on, links navigate
   // in the app and lists scroll virtually (tests and benchmarks wait for it).
-  // (After the render that follows hydration, in which lists switch to the window's own layout.)
+  // (After the transition that follows hydration, in which lists switch to the window's own
+  // layout: a key pressed before it meets the server's page, as it would before hydration.)
   const hydrated = useHydrated();
   useEffect(() => {
     if (!hydrated || document.documentElement.dataset.hydrated) return;
