@@ -3,6 +3,7 @@ import lighthouse, { desktopConfig, type Config } from 'lighthouse';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/chromium.ts';
 import { startExplorer } from './explorer.ts';
+import { withAllCores } from './processes.ts';
 import { spread, type Spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -93,10 +94,12 @@ export async function auditPages(
   runs: number,
   pages: readonly { name: string; path: string }[] = LIGHTHOUSE_PAGES,
 ): Promise<Map<string, Audit[]>> {
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM_EXECUTABLE,
-    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
-  });
+  const chrome = await withAllCores(() =>
+    chromeLauncher.launch({
+      chromePath: CHROMIUM_EXECUTABLE,
+      chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+    }),
+  );
   const results = new Map<string, Audit[]>();
   try {
     for (const page of pages) {
