@@ -28,13 +28,15 @@ export function ChannelHeader({
       <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">
         {title ?? id}
       </h1>
+      {/* The ID after the link: a name this browser remembers, and the server did not know,
+          adds it once the app has taken over, and nothing before it moves. */}
       <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+        <OpenOnPlatform href={platformChannelUrl(id)} />
         {title && (
-          <span className="mr-2 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
+          <span className="ml-2 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
             {id}
           </span>
         )}
-        <OpenOnPlatform href={platformChannelUrl(id)} />
       </p>
       <nav
         aria-label="Channel sections"

@@ -140,6 +140,11 @@ export async function startExplorer(
       })
     : null;
   const channelTitles = createChannelTitles();
+  // The demo's channels are named by its entries, which the app also reads on a channel view:
+  // the server's header then names them as the hydrated one does, with nothing moving.
+  if (catalogue !== null)
+    for (const entry of DEMO_ENTRIES)
+      if (entry.kind === 'channel') channelTitles.remember(entry.id, entry.title);
   const pages = buildPageSource({
     upstream: metrics ? meteredUpstream(slotted, metrics) : slotted,
     cacheMaxBytes: config.cacheMaxBytes,
