@@ -25,6 +25,9 @@ export async function openPlaylist(
   await slowCpu(context, page, cpuSlowdown);
   await page.goto(`${url}/playlist/${FIXTURE_IDS.playlist5000}${search}`);
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+  // And its rows: a cold explorer may have sent the view loading (FIRST_PAINT_WAIT_MS), its
+  // rows then arriving after hydration.
+  await page.waitForSelector(`${ROW_SELECTOR} a`, { state: 'attached' });
   return { page, close: () => context.close() };
 }
 

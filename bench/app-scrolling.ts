@@ -72,6 +72,9 @@ async function fling(
     }
     await page.goto(url);
     await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+    // And its rows: a cold explorer may have sent the view loading (FIRST_PAINT_WAIT_MS), its
+    // rows then arriving after hydration.
+    await page.waitForSelector(`${ROW_SELECTOR} a`, { state: 'attached' });
     const report = (await page.evaluate(
       ({ selector, speed, maxSeconds }) =>
         new Promise<ScrollReport>((resolve) => {
