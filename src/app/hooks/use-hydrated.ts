@@ -1,10 +1,6 @@
 import { createContext, useContext, useState } from 'react';
 
-/**
- * Whether the app has taken over the server's markup: false on the server and while the client
- * hydrates it, then true (components/hydration-state.tsx flips it); true from the start when the
- * client draws the page itself.
- */
+/** useHydrated's answer, provided and flipped by components/hydration-state.tsx. */
 export const HydratedContext = createContext(false);
 
 /**
