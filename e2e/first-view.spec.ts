@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 import { expect, IDS, ROWS, test } from './fixtures.ts';
 
 // The first view: the server's page is the reader's from the moment it is painted, and the app
@@ -17,6 +18,16 @@ const DEVICES = {
     hasTouch: true,
   },
 } as const;
+
+// Playwright hides scrollbars in headless Chromium; a desktop reader has them, and a page that
+// grows past the window as the app takes over gains one and moves everything centred beside it.
+test.use({
+  launchOptions: {
+    executablePath: CHROMIUM_EXECUTABLE,
+    args: CHROMIUM_ARGS,
+    ignoreDefaultArgs: ['--hide-scrollbars'],
+  },
+});
 
 /**
  * Holds back every script of the app until `release` is called: the browser gets the very files
@@ -148,8 +159,20 @@ for (const view of TAKEN_OVER) {
   });
 }
 
-const VIEWS = [
+const VIEWS: ReadonlyArray<{
+  name: string;
+  path: string;
+  ready: string;
+  /** Views opened first, as a returning reader did: what the browser remembers of them. */
+  openedBefore?: string[];
+}> = [
   { name: 'home', path: '/', ready: 'h1' },
+  {
+    name: 'home, for a reader who has opened views',
+    path: '/',
+    ready: 'h1',
+    openedBefore: [`/playlist/${IDS.playlist5000}`, `/channel/${IDS.bigChannel}`],
+  },
   { name: 'a playlist', path: `/playlist/${IDS.playlist5000}`, ready: ROWS },
   {
     name: 'a deep link',
@@ -165,7 +188,7 @@ const VIEWS = [
   { name: 'a channel’s playlists', path: `/channel/${IDS.bigChannel}/playlists`, ready: ROWS },
   { name: 'an unknown playlist', path: `/playlist/${IDS.unknownPlaylist}`, ready: 'h1' },
   { name: 'an unknown path', path: '/no/such/page', ready: 'h1' },
-] as const;
+];
 
 /** Installed before any page script: every layout shift and CSP violation, from the start. */
 function watchFirstView(): void {
@@ -195,6 +218,7 @@ for (const [device, settings] of Object.entries(DEVICES)) {
       }) => {
         // The browser logs the 404 status of a not-found page's own document.
         expectConsoleErrors(/status of 404/);
+        for (const path of view.openedBefore ?? []) await page.goto(path);
         await page.addInitScript(watchFirstView);
         await page.goto(view.path);
         await expect(page.locator(view.ready).first()).toBeInViewport({ timeout: 20_000 });
