@@ -59,6 +59,8 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   initialPageWaitMs?: number;
   /** How long it may wait when a person's browser navigates to it (unset: as long as any). */
   firstPaintWaitMs?: number;
+  /** The upstream's typical time for a lookup now (upstream/round-trip.ts); unset: instant. */
+  upstreamRoundTripMs?: () => number;
   /**
    * Each client's allowance of renders not kept already (the composition root's, from
    * RENDER_RATE_LIMIT_*); unset, renders are not limited (tests about something else).
@@ -123,6 +125,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
       trustProxy,
       initialPageWaitMs,
       firstPaintWaitMs: options.firstPaintWaitMs ?? initialPageWaitMs,
+      upstreamRoundTripMs: options.upstreamRoundTripMs ?? (() => 0),
       originOf: (c) => publicOrigin(c.req.raw, { publicUrl, trustProxy }),
     }),
   );

@@ -26,6 +26,11 @@ import { createLocalState, type DeploymentState } from '../shared-state/deployme
 import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
+import {
+  createRoundTrip,
+  REMOTE_ROUND_TRIP_PRIOR_MS,
+  timedUpstream,
+} from '../upstream/round-trip.ts';
 import { createWalkRegistry } from '../whole-list/list-walk.ts';
 import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
 import { resolveUpstreamTarget } from '../upstream/target.ts';
@@ -87,6 +92,12 @@ export async function startExplorer(
     deadlineMs: config.upstreamTimeoutMs,
     retries: config.upstreamRetries,
   });
+  // How fast the upstream answers, for how long a person's first view waits for its rows.
+  const roundTrip = createRoundTrip(
+    config.upstream.kind === 'remote'
+      ? REMOTE_ROUND_TRIP_PRIOR_MS
+      : (config.upstream.faults.latencyMs ?? 0),
+  );
   const thumbnails = catalogue === null ? null : createThumbnailProxy({ baseUrl: catalogue.url });
   const staticSite =
     options.devShell !== undefined
@@ -114,7 +125,7 @@ export async function startExplorer(
     queueLimit: failures.maxQueued,
   });
   // Slots outermost in time: a call waiting for one has not spent its deadline yet.
-  const slotted = withSlots(upstream, slots, config.upstreamTimeoutMs);
+  const slotted = withSlots(timedUpstream(upstream, roundTrip), slots, config.upstreamTimeoutMs);
   // Warming chains behind readers (warming/): its share of the hour is a budget of its own,
   // held for the whole deployment, and it is the warmer's allowance in the page source.
   const { chainWarm } = config;
@@ -213,6 +224,7 @@ export async function startExplorer(
     trustProxy: config.trustProxy,
     renderLimit: metrics ? meteredRenderLimit(renderLimit, metrics) : renderLimit,
     firstPaintWaitMs: config.firstPaintWaitMs,
+    upstreamRoundTripMs: roundTrip.typicalMs,
     isStopping: () => stopping,
     sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,

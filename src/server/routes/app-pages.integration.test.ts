@@ -174,6 +174,45 @@ describe.skipIf(!hasServerBuild)('a page whose upstream fails answers with a sta
     }
   });
 
+  it('a person’s wait follows the upstream’s pace: none while it is slower than the wait, the whole wait once it is faster', async () => {
+    const explorer = await serve({ FIRST_PAINT_WAIT_MS: '100' });
+    /** A person's navigation: whether the view came with its rows. */
+    const navigate = async (path: string) => {
+      const response = await request(`${explorer.url}${path}`, {
+        headers: {
+          accept: 'text/html',
+          'sec-fetch-dest': 'document',
+          'sec-fetch-mode': 'navigate',
+          'sec-fetch-site': 'none',
+        },
+      });
+      expect(response.statusCode).toBe(200);
+      return /<li [^>]*aria-posinset=/.test(await response.body.text());
+    };
+    try {
+      // A remote upstream is expected at the real service's pace (150 ms), longer than the
+      // 100 ms wait: the view goes out loading at once, without the rows that this upstream
+      // (60 ms) would have brought within the wait.
+      await fixture.setFaults({ latencyMs: 60 });
+      expect(await navigate(`/playlist/${PLAYLIST}`)).toBe(false);
+
+      // The upstream speeds up; lookups (an API reader following a chain) time it.
+      await fixture.setFaults({ latencyMs: 10 });
+      let continuation: string | null = null;
+      for (let page = 0; page < 12; page++) {
+        const query = new URLSearchParams({ id: FIXTURE_IDS.bigChannel });
+        if (continuation) query.set('continuation', continuation);
+        const response = await explorer.get(`/api/v1/channel-videos?${query}`);
+        expect(response.status).toBe(200);
+        ({ continuation } = (await response.json()) as { continuation: string | null });
+      }
+      // Now a page comes well within the wait: a person's view waits for it, with its rows.
+      expect(await navigate(`/playlist/${FIXTURE_IDS.playlist101}`)).toBe(true);
+    } finally {
+      await explorer.close();
+    }
+  });
+
   it('an upstream asking the explorer to slow down: 429 with its Retry-After', async () => {
     const explorer = await serve({ UPSTREAM_RETRIES: '0' });
     try {

@@ -54,9 +54,18 @@ export interface AppPageOptions {
    * rows, or the failure's status.
    */
   firstPaintWaitMs: number;
+  /**
+   * The upstream's typical time for a lookup now (upstream/round-trip.ts). When it is longer
+   * than a person's wait, the page cannot come within it: the view goes out at once, loading,
+   * after only the moment a kept page (memory or Redis) takes.
+   */
+  upstreamRoundTripMs: () => number;
   /** The origin of absolute URLs in link previews, for the request (PUBLIC_URL, or its host). */
   originOf: (c: Context<AppEnv>) => string;
 }
+
+/** Enough for a page kept in memory or in Redis, not for one the upstream has to send. */
+const KEPT_PAGE_WAIT_MS = 10;
 
 const HTML_HEADERS = { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-cache' };
 
@@ -80,10 +89,12 @@ type Rendering = Pick<AppHtmlRequest, 'first' | 'problem'> & {
 
 export function appPages(options: AppPageOptions): Handler<AppEnv> {
   const { appHtml, pageSource, renderLimit, trustProxy, initialPageWaitMs, originOf } = options;
-  const waitFor = (c: Context<AppEnv>) =>
-    isPersonRequest(c.req.method, c.env?.incoming?.headers ?? {}, 'view')
-      ? Math.min(options.firstPaintWaitMs, initialPageWaitMs)
-      : initialPageWaitMs;
+  const waitFor = (c: Context<AppEnv>) => {
+    if (!isPersonRequest(c.req.method, c.env?.incoming?.headers ?? {}, 'view'))
+      return initialPageWaitMs;
+    const wait = Math.min(options.firstPaintWaitMs, initialPageWaitMs);
+    return options.upstreamRoundTripMs() <= wait ? wait : Math.min(wait, KEPT_PAGE_WAIT_MS);
+  };
 
   /** What the view shows first, and with which status. */
   const firstOf = async (c: Context<AppEnv>, url: URL, client: string): Promise<Rendering> => {
