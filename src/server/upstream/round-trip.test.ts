@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRoundTrip, timedUpstream } from './round-trip.ts';
-import type { UpstreamResult } from './client.ts';
+import type { UpstreamClient, UpstreamResult } from './client.ts';
 
 describe('the upstream’s round trip', () => {
   it('is the prior until a few calls are timed, then their median', () => {
@@ -31,10 +31,10 @@ describe('the upstream’s round trip', () => {
       { ok: true, attempts: 2 } as UpstreamResult,
       { ok: true, attempts: 1 } as UpstreamResult,
     ];
-    const upstream = timedUpstream(
-      { fetchPage: () => Promise.resolve(answers.shift()!) },
-      roundTrip,
-    );
+    const answering: Pick<UpstreamClient, 'fetchPage'> = {
+      fetchPage: () => Promise.resolve(answers.shift()!),
+    };
+    const upstream = timedUpstream(answering, roundTrip);
     for (let i = 0; i < 3; i++) await upstream.fetchPage({} as never);
     expect(roundTrip.typicalMs()).toBe(150);
   });
