@@ -147,14 +147,16 @@ describe('configuration: the HTTP edge', () => {
 
 describe('configuration: metrics', () => {
   it('are off by default', () => {
-    expect(readServerConfig({}).metrics).toEqual({ token: undefined, port: 0 });
+    expect(readServerConfig({}).metrics).toEqual({ token: undefined, port: 0, host: '127.0.0.1' });
   });
 
-  it('take a token, never logged, and a port of their own', () => {
+  it('take a token, never logged, and a port of their own, on loopback unless told', () => {
     const token = 'a-long-enough-metrics-token';
-    const config = readServerConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464' });
-    expect(config.metrics).toEqual({ token, port: 9464 });
+    const config = readServerConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464', HOST: '::' });
+    expect(config.metrics).toEqual({ token, port: 9464, host: '127.0.0.1' });
     expect(JSON.stringify(describeConfig(config))).not.toContain(token);
+    const shared = readServerConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' });
+    expect(shared.metrics.host).toBe('0.0.0.0');
   });
 
   it.each([

@@ -78,6 +78,9 @@ const schema = z.object({
   // port (served there to anyone who can reach it: keep that port private).
   METRICS_TOKEN: optionalText,
   METRICS_PORT: int(0, 65535, 0),
+  // Where that port listens: this machine alone unless told otherwise (a scraper in another
+  // container or host is named here, e.g. 0.0.0.0 on a private network).
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
 
   // Replicas sharing one quota, cache and merging through Redis (shared-state/): unset, each
   // process keeps everything in memory as before.
@@ -152,7 +155,7 @@ export interface ServerConfig {
   /** After SIGTERM, the process exits within this long, whatever is still in flight. */
   shutdownDeadlineMs: number;
   /** Who may scrape /metrics: bearers of `token` on `port`, anyone on `metricsPort` (0: none). */
-  metrics: { token: string | undefined; port: number };
+  metrics: { token: string | undefined; port: number; host: string };
   /** Shared state through Redis (shared-state/), or null: everything in this process's memory. */
   redis: RedisConfig | null;
 }
@@ -362,7 +365,7 @@ function parseMetrics(e: z.infer<typeof schema>): ServerConfig['metrics'] {
     throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
     throw new ConfigError('METRICS_PORT must differ from PORT (the public port)');
-  return { token: e.METRICS_TOKEN, port: e.METRICS_PORT };
+  return { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST };
 }
 
 /**
@@ -418,6 +421,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     metrics: {
       token: config.metrics.token === undefined ? 'unset' : 'set',
       port: config.metrics.port,
+      host: config.metrics.host,
     },
     redis:
       config.redis === null ? null : { ...config.redis, url: redactedRedisUrl(config.redis.url) },

@@ -41,8 +41,8 @@ if (explorer.metrics !== null && config.metrics.port !== 0) {
   metricsServer.on('error', (error: NodeJS.ErrnoException) =>
     logger.error({ err: { code: error.code, message: error.message } }, 'cannot serve metrics'),
   );
-  metricsServer.listen(config.metrics.port, config.host, () =>
-    logger.info({ port: config.metrics.port }, 'metrics listening'),
+  metricsServer.listen(config.metrics.port, config.metrics.host, () =>
+    logger.info({ port: config.metrics.port, host: config.metrics.host }, 'metrics listening'),
   );
   metricsServer.unref();
 }

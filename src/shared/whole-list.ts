@@ -40,8 +40,13 @@ export const summaryPath = (list: ListKind, id: string, range?: { from?: number;
   const search = query.size > 0 ? `?${query}` : '';
   return `${WHOLE_LIST_PATHS.summary}/${list}/${encodeURIComponent(id)}${search}`;
 };
-export const exportPath = (list: ListKind, id: string, format: ExportFormat) =>
-  `${WHOLE_LIST_PATHS.export}/${list}/${encodeURIComponent(id)}.${format}`;
+/** With `bom`, a CSV file starts with a byte order mark (for Excel; export-formats.ts). */
+export const exportPath = (
+  list: ListKind,
+  id: string,
+  format: ExportFormat,
+  { bom = false }: { bom?: boolean } = {},
+) => `${WHOLE_LIST_PATHS.export}/${list}/${encodeURIComponent(id)}.${format}${bom ? '?bom=1' : ''}`;
 export const walkPath = (list: ListKind, id: string) =>
   `${WHOLE_LIST_PATHS.walk}/${list}/${encodeURIComponent(id)}`;
 export const walkCostPath = (list: ListKind, id: string) =>
@@ -262,10 +267,27 @@ interface ExportColumn {
   parse: (text: string) => unknown;
 }
 
-const asText = (t: string) => t;
+/**
+ * What makes a spreadsheet read a cell as a formula rather than text (OWASP's list for CSV
+ * injection: =, +, -, @, tab, carriage return; line feed, and the full-width forms some
+ * spreadsheets also take), and the apostrophe that marks a neutralised cell.
+ */
+const FORMULA_START = /^['=+\-@\t\r\n\uff1d\uff0b\uff0d\uff20]/;
+
+/**
+ * A text cell as the CSV export writes it: one that a spreadsheet would evaluate gets a `'`
+ * before it (shown as text, never run), and so that the mark can be told from the data, one
+ * that already begins with `'` gets another. Undone by `fromSpreadsheetSafe`.
+ */
+export const spreadsheetSafe = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** A text cell of the CSV export back as the data: one leading `'` comes off. */
+export const fromSpreadsheetSafe = (text: string) => (text.startsWith("'") ? text.slice(1) : text);
+
+const asText = fromSpreadsheetSafe;
 const asInt = (t: string) => Number.parseInt(t, 10);
 const asNullableInt = (t: string) => (t === '' ? null : Number.parseInt(t, 10));
-const asNullableText = (t: string) => (t === '' ? null : t);
+const asNullableText = (t: string) => (t === '' ? null : fromSpreadsheetSafe(t));
 const thumbnailsColumn = {
   name: 'thumbnails',
   text: (item: { thumbnails: unknown }) => JSON.stringify(item.thumbnails),

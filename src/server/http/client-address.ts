@@ -1,10 +1,13 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
 
 // Who is asking, for the per-client allowances (client-rate-limit.ts), turns (client-turns.ts)
 // and chain warming: the socket's peer, or, behind a reverse proxy the operator trusts, the
-// address that proxy saw.
+// address that proxy saw. Only an IP address is taken from the header: anything else there
+// (a proxy that passes on what the client wrote) would let a script be a new client with every
+// request, and never meet its allowance; then the socket's peer (the proxy) is the client.
 
 function clientAddressOf(
   forwardedFor: string | string[] | undefined,
@@ -14,8 +17,8 @@ function clientAddressOf(
   if (trustProxy && forwardedFor !== undefined) {
     // The nearest proxy appends the address it saw; earlier entries are the client's say-so.
     const joined = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
-    const last = joined.split(',').at(-1)?.trim();
-    if (last) return last;
+    const last = joined.split(',').at(-1)?.trim() ?? '';
+    if (isIP(last) !== 0) return last.toLowerCase();
   }
   return socketAddress ?? 'local';
 }

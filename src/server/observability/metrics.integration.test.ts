@@ -88,6 +88,17 @@ describe('/metrics', () => {
       headers: { Authorization: `Bearer ${TOKEN.slice(0, -1)}x` },
     });
     expect(wrong.status).toBe(401);
+    // The scheme's case is not the token's (RFC 9110 §11.1); the token's is.
+    for (const [authorization, status] of [
+      [`bearer ${TOKEN}`, 200],
+      [`BEARER  ${TOKEN}`, 200],
+      [`Bearer ${TOKEN.toUpperCase()}`, 401],
+      [`Basic ${TOKEN}`, 401],
+    ] as const) {
+      const answer = await fetch(`${base}/metrics`, { headers: { Authorization: authorization } });
+      await answer.arrayBuffer();
+      expect(answer.status, authorization).toBe(status);
+    }
   });
 
   it('parses as Prometheus text and holds the upstream, quota, cache and answer figures', async () => {

@@ -325,6 +325,14 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
         description: 'The file’s extension, which chooses its format; any other is a 404.',
         schema: { type: 'string', enum: [...exportFormats] },
       },
+      {
+        name: 'bom',
+        in: 'query',
+        required: false,
+        description:
+          "CSV only: `1` starts the file with a UTF-8 byte order mark, which Excel needs to read it as UTF-8 (the app’s own CSV link asks for it). In every CSV export, text cells are quoted and a cell that begins with `=`, `+`, `-`, `@`, a tab, a carriage return, a line feed, their full-width forms or `'` gets a `'` before it, so that no spreadsheet runs it as a formula; to read the data back, take one leading `'` off each text cell.",
+        schema: { type: 'string', enum: ['0', '1'] },
+      },
     ],
     answers: {
       '200': {
@@ -333,7 +341,13 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
         content: exportContent,
       },
     },
-    problems: ['invalid_id', 'unknown_parameter', 'too_many_walks', ...FIRST_PAGE_PROBLEMS],
+    problems: [
+      'invalid_id',
+      'unknown_parameter',
+      'invalid_request',
+      'too_many_walks',
+      ...FIRST_PAGE_PROBLEMS,
+    ],
     problemMembers: WALK_COST_MEMBER,
     handler: wholeList(exportRoute),
   },

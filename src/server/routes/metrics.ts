@@ -12,6 +12,15 @@ import type { ExplorerMetrics } from '../observability/metrics.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/**
+ * The credentials of `Authorization: Bearer <token>`. The scheme is case-insensitive and may be
+ * followed by more than one space (RFC 9110 §11.1, §11.4); the token is taken as sent.
+ */
+export function bearerToken(header: string): string {
+  const match = /^bearer +(\S+) *$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
 /** Compares in constant time, whatever the lengths. */
 function tokenMatches(given: string, expected: Buffer): boolean {
   return timingSafeEqual(digest(given), expected);
@@ -22,7 +31,7 @@ export function metricsRoute(metrics: ExplorerMetrics, token: string): Handler<A
   return async (c) => {
     c.get('log').route = 'metrics';
     const header = c.req.header('authorization') ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    const given = bearerToken(header);
     if (!tokenMatches(given, expected)) {
       return problemResponse('unauthorized', 'The metrics need the bearer token.', {
         headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },

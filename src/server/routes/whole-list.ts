@@ -163,6 +163,16 @@ async function startWalk(
   return { ok: true, walk: opened.walk, priced };
 }
 
+/**
+ * HEAD: everything a GET would check (the list, the cost, the client's walks) and its headers,
+ * without the walk, which only the body needs; the walk opened for the checks is released.
+ */
+function askedForHeadersOnly(c: Context<AppEnv>, walk: ListWalk): boolean {
+  if (c.req.method !== 'HEAD') return false;
+  walk.release();
+  return true;
+}
+
 /** The list's name for a file: a playlist's title, a channel's name when the server knows it. */
 function listName(options: WholeListOptions, list: ListKind, id: string, title: string | null) {
   if (title !== null) return title;
@@ -186,6 +196,8 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
     const started = await startWalk(c, options, list, id, range.range.to);
     if (!started.ok) return started.response;
     const { walk, priced } = started;
+    const headers = { 'Content-Type': JSON_TYPE, ...NOT_STORED };
+    if (askedForHeadersOnly(c, walk)) return respond(200, null, headers);
     const fold = createSummaryFold(list, range.range);
     try {
       // The walk ends after the page holding the range's end (it was opened `until` there).
@@ -201,7 +213,7 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
         pages: progress.pages,
         totalItems: progress.totalItems,
       });
-      return respond(200, JSON.stringify(summary), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
+      return respond(200, JSON.stringify(summary), headers);
     } finally {
       walk.release();
     }
@@ -261,12 +273,7 @@ function walkBody(
     ) => string;
     cutOnIncomplete: boolean;
   },
-): ReadableStream<Uint8Array> | null {
-  // A HEAD has its headers and no body: nothing will read the walk, so it ends here.
-  if (c.req.method === 'HEAD') {
-    walk.release();
-    return null;
-  }
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let first = true;
   let headSent = false;
@@ -349,25 +356,29 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
     const { list, id } = target;
     const query = readQuery(c);
     if (!query.ok) return query.response;
+    const bom = query.values.get('bom')?.value;
+    if (bom !== undefined && (format !== 'csv' || (bom !== '0' && bom !== '1')))
+      return problemResponse('invalid_request', 'A CSV export takes `bom=1` (or `bom=0`).', {
+        instance: c.req.path,
+      });
     const started = await startWalk(c, options, list, id);
     if (!started.ok) return started.response;
     const { walk, priced } = started;
-    const writer = exportWriter(format, list, id);
+    const headers = {
+      ...SECURITY_HEADERS,
+      'Content-Type': EXPORT_TYPES[format],
+      'Content-Disposition': attachmentHeader(listName(options, list, id, priced.title), format),
+      ...NOT_STORED,
+    };
+    if (askedForHeadersOnly(c, walk)) return new Response(null, { status: 200, headers });
+    const writer = exportWriter(format, list, id, { bom: bom === '1' });
     const body = walkBody(c, walk, {
       head: writer.head,
       page: (walked, first) => writer.items(walked.page.items, first),
       tail: () => writer.tail,
       cutOnIncomplete: true,
     });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        ...SECURITY_HEADERS,
-        'Content-Type': EXPORT_TYPES[format],
-        'Content-Disposition': attachmentHeader(listName(options, list, id, priced.title), format),
-        ...NOT_STORED,
-      },
-    });
+    return new Response(body, { status: 200, headers });
   };
 }
 
@@ -382,6 +393,12 @@ export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
     const started = await startWalk(c, options, list, id);
     if (!started.ok) return started.response;
     const { walk, priced } = started;
+    const headers = {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'application/x-ndjson; charset=utf-8',
+      ...NOT_STORED,
+    };
+    if (askedForHeadersOnly(c, walk)) return new Response(null, { status: 200, headers });
     const line = (event: WalkEvent) => `${JSON.stringify(event)}\n`;
     const body = walkBody(c, walk, {
       head: line({ type: 'start', cost: priced.cost }),
@@ -392,13 +409,6 @@ export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
       // The stream says how it ended in its last line; a stream without one was cut.
       cutOnIncomplete: false,
     });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        ...SECURITY_HEADERS,
-        'Content-Type': 'application/x-ndjson; charset=utf-8',
-        ...NOT_STORED,
-      },
-    });
+    return new Response(body, { status: 200, headers });
   };
 }

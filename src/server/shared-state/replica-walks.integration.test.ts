@@ -55,25 +55,28 @@ afterAll(async () => {
   await Promise.all([redis.stop(), upstream.close()]);
 });
 
+/** Clients are told apart by the address the trusted proxy forwards: documentation addresses. */
+const WALKER = '192.0.2.10';
+
 const walk = (replica: Replica, list: string, client: string) =>
   fetch(`${replica.url}/api/walk/playlist/${list}`, { headers: { 'X-Forwarded-For': client } });
 
 describe('whole-list walks across replicas', () => {
   it("a client's two walks on one replica stop a third on another; when one ends, the other replica takes it", async () => {
     const [a, b] = replicas as [Replica, Replica];
-    const first = await walk(a, 'PLwalkone0123456789', 'walker');
-    const second = await walk(a, 'PLwalktwo0123456789', 'walker');
+    const first = await walk(a, 'PLwalkone0123456789', WALKER);
+    const second = await walk(a, 'PLwalktwo0123456789', WALKER);
     expect([first.status, second.status]).toEqual([200, 200]);
-    const third = await walk(b, 'PLwalkthree0123456789', 'walker');
+    const third = await walk(b, 'PLwalkthree0123456789', WALKER);
     expect(third.status).toBe(429);
     expect(((await third.json()) as { code: string }).code).toBe('too_many_walks');
     // Someone else is not affected.
-    const other = await walk(b, 'PLwalkthree0123456789', 'someone-else');
+    const other = await walk(b, 'PLwalkthree0123456789', '192.0.2.11');
     expect(other.status).toBe(200);
     await other.body?.cancel();
     // The first walk is read to its end: its place is free again, on every replica.
     await first.text();
-    const again = await walk(b, 'PLwalkthree0123456789', 'walker');
+    const again = await walk(b, 'PLwalkthree0123456789', WALKER);
     expect(again.status).toBe(200);
     await Promise.all([second.body?.cancel(), again.body?.cancel()]);
   });
@@ -83,8 +86,8 @@ describe('whole-list walks across replicas', () => {
     await sleep(300); // the cancelled walks above stop asking
     const before = upstream.hits();
     const [one, two] = await Promise.all([
-      walk(b, 'PLwalkshared0123456789', 'reader-1').then((r) => r.text()),
-      walk(c, 'PLwalkshared0123456789', 'reader-2').then((r) => r.text()),
+      walk(b, 'PLwalkshared0123456789', '192.0.2.21').then((r) => r.text()),
+      walk(c, 'PLwalkshared0123456789', '192.0.2.22').then((r) => r.text()),
     ]);
     const pages = (text: string) => text.split('\n').filter((l) => l.includes('"type":"page"'));
     expect(pages(one)).toHaveLength(PAGES);

@@ -78,7 +78,7 @@ async function cluster(
 
 const page = (n: number) => `/api/v1/playlist?id=${PLAYLIST}&continuation=p${n}`;
 
-async function get(replica: Replica, path: string, client = 'client-a') {
+async function get(replica: Replica, path: string, client = '192.0.2.1') {
   const started = performance.now();
   const response = await fetch(`${replica.url}${path}`, {
     headers: { 'X-Forwarded-For': client, 'Accept-Encoding': 'identity' },
@@ -191,8 +191,8 @@ describe('replicas sharing state through Redis', () => {
       }
       return ok;
     };
-    const alone = await served('one-replica', false, 0);
-    const spread = await served('three-replicas', true, 100);
+    const alone = await served('198.51.100.1', false, 0);
+    const spread = await served('198.51.100.2', true, 100);
     expect(alone).toBe(10);
     expect(spread).toBe(alone);
   });
@@ -274,7 +274,7 @@ describe('replicas when Redis fails', () => {
       while (!stop) {
         const cached = worker % 2 === 0;
         const n = cached ? (worker * 7) % 30 : fresh++;
-        const answer = await get(replicas[worker % 3] as Replica, page(n), `client-${worker}`);
+        const answer = await get(replicas[worker % 3] as Replica, page(n), `203.0.113.${worker + 1}`);
         answers.push({ status: answer.status, ms: answer.ms, cached });
       }
     });

@@ -2,15 +2,24 @@ import {
   EXPORT_COLUMNS,
   ITEM_URL_FIELD,
   itemUrl,
+  spreadsheetSafe,
   type ExportFormat,
   type ListItem,
   type ListKind,
 } from '../../shared/whole-list.ts';
 
 // The three export formats, written a page of items at a time so that an export of any length
-// streams in constant memory: CSV (RFC 4180: CRLF line ends, a header row, fields with a comma,
-// quote or line break quoted and their quotes doubled), one JSON array, or one URL a line (a
-// batch file for a downloader).
+// streams in constant memory: CSV (RFC 4180: CRLF line ends, a header row, text fields quoted
+// and their quotes doubled), one JSON array, or one URL a line (a batch file for a downloader).
+//
+// A CSV file is mostly opened in a spreadsheet, which is also a way in: a title such as
+// `=HYPERLINK(...)` would be a formula there. So every text field is quoted (a `;` inside is
+// then no separator, in the locales whose spreadsheets split on it) and neutralised
+// (shared/whole-list.ts, spreadsheetSafe); and with `bom`, the file starts with a byte order
+// mark, without which Excel reads UTF-8 as the local code page.
+
+/** U+FEFF encoded as UTF-8 at the start of a file: says the file is UTF-8 to Excel. */
+const BYTE_ORDER_MARK = '\uFEFF';
 
 export interface ExportWriter {
   head: string;
@@ -19,21 +28,28 @@ export interface ExportWriter {
   tail: string;
 }
 
-/** A CSV field (RFC 4180 §2.5–2.7). */
+/** A CSV field (RFC 4180 §2.5–2.7): a number as it is, text quoted and made spreadsheet-safe. */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value === 'number') return String(value);
+  return `"${spreadsheetSafe(value).replaceAll('"', '""')}"`;
 }
 
-export function exportWriter(format: ExportFormat, list: ListKind, listId: string): ExportWriter {
+export function exportWriter(
+  format: ExportFormat,
+  list: ListKind,
+  listId: string,
+  { bom = false }: { bom?: boolean } = {},
+): ExportWriter {
   const url = (item: ListItem) => itemUrl(list, item, list === 'playlist' ? listId : undefined);
   switch (format) {
     case 'csv': {
       const columns = EXPORT_COLUMNS[list];
       const row = (fields: (string | number | null)[]) => `${fields.map(csvField).join(',')}\r\n`;
+      // The column names are plain words, written as they are.
+      const names = [...columns.map((c) => c.name), ITEM_URL_FIELD].join(',');
       return {
-        head: row([...columns.map((c) => c.name), ITEM_URL_FIELD]),
+        head: `${bom ? BYTE_ORDER_MARK : ''}${names}\r\n`,
         items: (items) =>
           items
             .map((item) => row([...columns.map((c) => c.text(item as never)), url(item)]))
@@ -59,26 +75,48 @@ export function exportWriter(format: ExportFormat, list: ListKind, listId: strin
 }
 
 /**
+ * What may not be in a downloaded file's name: controls (C0 and C1), invisible format characters
+ * (bidi embeddings, overrides, isolates and marks among them, which can make `exe.csv` read as
+ * `vsc.exe`), line and paragraph separators, and what file systems refuse. The two joiners stay:
+ * emoji sequences and several scripts need them, and they reorder nothing.
+ */
+const UNSAFE_IN_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}/\\:*?"<>|]/gu;
+const JOINERS = new Set(['\u200c', '\u200d']);
+
+/** Names Windows keeps for devices, with any extension (`CON.csv` cannot be saved). */
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/** A list's title as a file's base name: nothing that hides, reorders or is refused. */
+export function safeFileBase(name: string): string {
+  const spaced = name
+    .normalize('NFC')
+    .replace(UNSAFE_IN_NAME, (c) => (JOINERS.has(c) ? c : ' '))
+    .replace(/\s+/g, ' ');
+  const base = [...spaced]
+    .slice(0, 120)
+    .join('')
+    // Leading dots hide a file; trailing dots and spaces are dropped by Windows.
+    .replace(/^[.\s]+|[.\s]+$/g, '');
+  if (base === '') return 'list';
+  return DEVICE_NAME.test(base) ? `_${base}` : base;
+}
+
+/**
  * `Content-Disposition` naming the file after the list (RFC 6266): a plain ASCII `filename` for
- * old clients, and the real title, percent-encoded, in `filename*`.
+ * old clients, and the real title, percent-encoded as RFC 8187 has it, in `filename*`.
  */
 export function attachmentHeader(name: string, format: ExportFormat): string {
-  // Control characters, and what file systems refuse in a name, become spaces.
-  const clean = name
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const base = (clean === '' ? 'list' : clean).slice(0, 120);
+  const base = safeFileBase(name);
   const ascii = base
     .normalize('NFKD')
     .replace(/[^\x20-\x7e]/g, '')
+    .replace(/[%\\"]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  const fallback = `${ascii === '' ? 'list' : ascii}.${format}`;
+  const fallback = `${ascii === '' ? 'list' : safeFileBase(ascii)}.${format}`;
   const encoded = encodeURIComponent(`${base}.${format}`).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `attachment; filename="${fallback.replaceAll('%', '')}"; filename*=UTF-8''${encoded}`;
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

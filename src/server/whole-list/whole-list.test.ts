@@ -211,6 +211,8 @@ describe('summaries', () => {
       [`/api/walk/playlist/${list}?from=2`, 'unknown_parameter'],
       [`/api/walk-cost/playlist/${list}?x`, 'unknown_parameter'],
       [`/api/export/playlist/${list}.csv?download=1`, 'unknown_parameter'],
+      [`/api/export/playlist/${list}.csv?bom=yes`, 'invalid_request'],
+      [`/api/export/playlist/${list}.json?bom=1`, 'invalid_request'],
       // The router decodes the ID once: `%2550` is `%50`, not `P`.
       [`/api/summary/playlist/%2550LcatalogueDemoPlaylist0101items00`, 'invalid_id'],
     ];
@@ -220,6 +222,33 @@ describe('summaries', () => {
       expect((await problemOf(response)).code, path).toBe(code);
     }
     expect(fixture.upstream.hits()).toBe(0);
+  });
+
+  it('HEAD answers what GET would, from the first page alone: no walk', async () => {
+    const explorer = await serveExplorer();
+    const list = FIXTURE_IDS.playlist5000;
+    const paths = [
+      summaryPath('playlist', list),
+      exportPath('playlist', list, 'csv'),
+      `/api/walk/playlist/${list}`,
+    ];
+    const disposition: Array<string | null> = [];
+    for (const path of paths) {
+      const head = await explorer.get(path, { method: 'HEAD' });
+      expect(head.status, path).toBe(200);
+      expect(await head.text(), path).toBe('');
+      disposition.push(head.headers.get('content-disposition'));
+    }
+    expect(disposition[1]).toMatch(/^attachment; filename="/);
+    // The first page, once (then cached), of the list's 50.
+    expect(fixture.upstream.hits()).toBe(1);
+    const unknown = await explorer.get(
+      summaryPath('playlist', 'PLthisPlaylistDoesNotExist000000000'),
+      {
+        method: 'HEAD',
+      },
+    );
+    expect(unknown.status).toBe(404);
   });
 
   it('unknown lists, bad IDs and unknown kinds answer as the lookups do', async () => {
@@ -324,6 +353,24 @@ describe('exports', () => {
     expect(text.split('\r\n')[0]).toBe(
       [...EXPORT_COLUMNS.playlist.map((c) => c.name), ITEM_URL_FIELD].join(','),
     );
+  });
+
+  it('no cell would run as a formula in a spreadsheet; each reads back as the data', async () => {
+    const explorer = await serveExplorer();
+    const response = await explorer.get(
+      exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv', { bom: true }),
+    );
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // UTF-8's byte order mark; decoding takes it off, as a reader of the text would.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    const cells = (parseCsv(text, { record_delimiter: '\r\n' }) as string[][]).flat();
+    expect(cells.filter((cell) => /^[=+\-@\t\r\n]/.test(cell))).toEqual([]);
+    // Video IDs may begin with `-`, and the demo's do: written with a `'`, read back whole.
+    const back = readBack('playlist', 'csv', text) as Array<{ id: string }>;
+    const dashed = back.filter((item) => item.id.startsWith('-'));
+    expect(dashed.length).toBeGreaterThan(0);
+    expect(cells).toContain(`'${dashed[0]!.id}`);
   });
 
   it('names the file after the list, in ASCII and in full (RFC 6266)', async () => {

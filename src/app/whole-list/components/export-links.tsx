@@ -4,7 +4,8 @@ import type { WholeListProps } from '../panel-props.ts';
 import { CARD, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // Downloads of the whole list: plain links to the server's exports, which read every page
-// themselves, so a file never waits for Load all.
+// themselves, so a file never waits for Load all. The CSV is meant for a spreadsheet, so it
+// comes with the byte order mark Excel needs to read it as UTF-8.
 
 const EXPORTS: ReadonlyArray<{ format: ExportFormat; label: string; note: string }> = [
   { format: 'csv', label: 'CSV', note: 'every field, for a spreadsheet' },
@@ -20,7 +21,7 @@ export function ExportLinks({ list, id }: Pick<WholeListProps, 'list' | 'id'>) {
         {EXPORTS.map(({ format, label, note }) => (
           <li key={format}>
             <a
-              href={exportPath(list, id, format)}
+              href={exportPath(list, id, format, { bom: format === 'csv' })}
               download
               className={buttonClass('secondary', 'sm')}
               title={`Download the whole list as ${label}: ${note}`}
