@@ -274,7 +274,11 @@ describe('replicas when Redis fails', () => {
       while (!stop) {
         const cached = worker % 2 === 0;
         const n = cached ? (worker * 7) % 30 : fresh++;
-        const answer = await get(replicas[worker % 3] as Replica, page(n), `203.0.113.${worker + 1}`);
+        const answer = await get(
+          replicas[worker % 3] as Replica,
+          page(n),
+          `203.0.113.${worker + 1}`,
+        );
         answers.push({ status: answer.status, ms: answer.ms, cached });
       }
     });
