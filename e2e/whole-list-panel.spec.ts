@@ -305,10 +305,12 @@ test('on a phone: the panel fits the width and passes the accessibility checks',
   await expect(page.getByRole('searchbox', { name: 'Find in titles' })).toHaveValue('the');
   await expect(page.getByTestId('summary')).toBeVisible();
   await expect(page.getByTestId('charts')).toBeVisible();
+  // Nothing wider than the window. (Below zero when the page keeps its scrollbar's room and
+  // the browser draws no scrollbar there, as headless Chromium here.)
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
-  expect(overflow).toBe(0);
+  expect(overflow).toBeLessThanOrEqual(0);
   await expectAccessible(page);
 });
 
