@@ -74,6 +74,9 @@ export async function followChain<E extends EndpointName>(
   let newest: EndpointPage<E> | undefined;
   for (;;) {
     if (signal.aborted) return 'stopped';
+    // Someone else wrote the list (a whole-list walk, a reset): its pages, not ours, and no
+    // further lookup for a chain that is no longer the list's.
+    if (queryClient.getQueryData(queryKey) !== written) return 'stopped';
     if (enough(loaded, newest)) return commit() ? 'enough' : 'stopped';
     if (next === undefined) return commit() ? 'end' : 'stopped';
     try {

@@ -9,6 +9,7 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
+import { useHeadingToEnd } from '../hooks/use-heading-to-end.ts';
 import { useHeldRows } from '../hooks/use-held-rows.ts';
 import { readerMovedFirst, useArrivedByHydration, useHydrated } from '../hooks/use-hydrated.ts';
 import { useIsWide } from '../hooks/use-media-query.ts';
@@ -128,17 +129,16 @@ export function WindowList({
   }, [virtualizer, rowHeight]);
 
   // A list that turns out shorter than it said (its last page came early) shrinks under a
-  // reader at its end, or on the way there: an End key's smooth scroll, still heading for the
-  // old end, would then stop somewhere above the new one (Chromium moves it back as the page
-  // shrinks). Pinned to the new end at once, which also ends that animation.
+  // reader at its end, or on the way there (the End key): they are taken to the new end.
   const shownCount = useRef(count);
+  const headingToEnd = useHeadingToEnd();
   useLayoutEffect(() => {
     const shrank = count < shownCount.current;
     shownCount.current = count;
     if (!hydrated || !shrank) return;
     const end = document.documentElement.scrollHeight - window.innerHeight;
-    if (window.scrollY >= end - rowHeight) window.scrollTo(0, end);
-  }, [count, hydrated, rowHeight]);
+    if (window.scrollY >= end - rowHeight || headingToEnd.current) window.scrollTo(0, end);
+  }, [count, hydrated, rowHeight, headingToEnd]);
 
   // Back/forward: the rows are already in the cache, so the window goes straight back; once the
   // list has its full height (the server's rows are only a first page), and not over a reader
