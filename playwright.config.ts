@@ -44,6 +44,8 @@ function server(port: number, cataloguePort: number, env: Record<string, string>
       // warming would fill the cache behind them at its own pace, and take their faults.
       // Warming has tests of its own (src/server/warming/) and benchmark rows (benches 7, 9).
       CHAIN_WARM_SHARE: '0',
+      // Each run's servers start from a fresh hour: the journeys spend quota as they like.
+      STATE_DIR: '',
       ...env,
     },
   };

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, SERVER_CORE, startChild, type Child } from './processes.ts';
 
 // The explorer server as users run it (`node src/server/index.ts`, after `npm run build`),
@@ -23,6 +26,9 @@ export async function startExplorer(
 ): Promise<Explorer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // The quota journal is written as by default (each call let through), in a folder of this
+  // explorer's own: a bench's hour starts fresh.
+  const stateDir = mkdtempSync(join(tmpdir(), 'bench-explorer-state-'));
   const child = await startChild(
     SERVER_CORE,
     process.execPath,
@@ -36,6 +42,7 @@ export async function startExplorer(
       CLIENT_RATE_LIMIT_BURST: '100000000',
       CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
       CHAIN_WARM_SHARE: '0',
+      STATE_DIR: stateDir,
       ...(upstream
         ? {
             CATALOGUE_BASE_URL: upstream.url,
@@ -47,5 +54,9 @@ export async function startExplorer(
     },
     `${url}/healthz`,
   );
-  return { url, child, stop: child.stop };
+  const stop = async () => {
+    await child.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  return { url, child, stop };
 }

@@ -33,6 +33,12 @@ const schema = z.object({
   CATALOGUE_API_SECRET: optionalText,
 
   CATALOGUE_DATA_DIR: z.string().min(1).default('data'),
+  // Where a server without Redis keeps the hour's spending across restarts (quota-journal.ts);
+  // empty: in memory only.
+  STATE_DIR: z
+    .string()
+    .default('data')
+    .transform((v) => (v.trim() === '' ? null : v.trim())),
   CATALOGUE_FAULTS: z.string().default(''),
   CATALOGUE_FAULT_CONTROL: flag,
   EMBEDDED_CATALOGUE_PORT: int(0, 65535, 0),
@@ -131,6 +137,8 @@ export interface ServerConfig {
   publicUrl: string | undefined;
   upstream: RemoteUpstreamConfig | EmbeddedUpstreamConfig;
   quotaPerHour: number;
+  /** The directory of the quota journal (without Redis); null: the hour in memory only. */
+  stateDir: string | null;
   clientRateLimit: { burst: number; perSecond: number };
   /** Each client's allowance of renders not kept already (routes/app-pages.ts). */
   renderRateLimit: { burst: number; perSecond: number };
@@ -298,6 +306,7 @@ export function readServerConfig(
     publicUrl: e.PUBLIC_URL === undefined ? undefined : parsePublicUrl(e.PUBLIC_URL),
     upstream,
     quotaPerHour: e.CATALOGUE_QUOTA_PER_HOUR,
+    stateDir: e.STATE_DIR,
     clientRateLimit: {
       burst: e.CLIENT_RATE_LIMIT_BURST,
       perSecond: e.CLIENT_RATE_LIMIT_PER_SECOND,
@@ -408,6 +417,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     publicUrl: config.publicUrl,
     upstream,
     quotaPerHour: config.quotaPerHour,
+    stateDir: config.stateDir,
     clientRateLimit: config.clientRateLimit,
     renderRateLimit: config.renderRateLimit,
     firstPaintWaitMs: config.firstPaintWaitMs,

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { DEMO_ENTRIES } from '../../catalogue/demo-fixtures.ts';
 import { createChannelTitles } from '../rendering/channel-titles.ts';
@@ -25,6 +26,7 @@ import { createSharedState } from '../shared-state/shared-state.ts';
 import { createLocalState, type DeploymentState } from '../shared-state/deployment-state.ts';
 import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
+import { openQuotaJournal, QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import {
   createRoundTrip,
@@ -69,10 +71,17 @@ export async function startExplorer(
     logger,
   );
   // With REDIS_URL, the replicas share quota, allowances, pages, walks and breaker openings
-  // through Redis; without it, this process keeps them in its own memory. Chosen here, once.
+  // through Redis; without it, this process keeps them in its own memory, the hour's spending
+  // also on disk (STATE_DIR, quota/quota-journal.ts) to outlive it. Chosen here, once.
   const state: DeploymentState =
     config.redis === null
-      ? createLocalState(config)
+      ? createLocalState({
+          ...config,
+          journal:
+            config.stateDir === null
+              ? null
+              : openQuotaJournal(join(config.stateDir, QUOTA_JOURNAL_FILE), logger),
+        })
       : createSharedState({
           config: config.redis,
           quotaPerHour: config.quotaPerHour,

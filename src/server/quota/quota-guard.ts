@@ -5,7 +5,11 @@
 // the guard also holds every call until the upstream's Retry-After has passed.
 //
 // The window slides in one-second buckets: exact enough for an hourly budget, constant memory
-// whatever the budget (a benchmark sets it to 10^8), O(1) per call.
+// whatever the budget (a benchmark sets it to 10^8), O(1) per call. With a journal
+// (quota-journal.ts), the calls let through are also written down, and a new process starts
+// from them.
+
+import type { BudgetJournal } from './quota-journal.ts';
 
 const WINDOW_SECONDS = 3600;
 
@@ -38,13 +42,22 @@ export interface LocalQuotaGuard extends QuotaGuard {
 export function createQuotaGuard(options: {
   budgetPerHour: number;
   now?: () => number;
+  /** Where the calls are written as they are let through, and read back from at start. */
+  journal?: BudgetJournal;
 }): LocalQuotaGuard {
-  const { budgetPerHour, now = Date.now } = options;
+  const { budgetPerHour, now = Date.now, journal } = options;
   const buckets = new Uint32Array(WINDOW_SECONDS);
   let total = 0;
   /** The second (since the epoch) of the most recent bucket written or cleared. */
   let head = Math.floor(now() / 1000);
-  let pausedUntil = 0;
+  let pausedUntil = journal?.restored.pausedUntilMs ?? 0;
+  // The calls a previous run let through this hour still count.
+  for (const [second, calls] of journal?.restored.calls ?? []) {
+    if (second > head || second <= head - WINDOW_SECONDS) continue;
+    const slot = second % WINDOW_SECONDS;
+    buckets[slot] = (buckets[slot] as number) + calls;
+    total += calls;
+  }
 
   /** Clears the buckets that have slid out of the window up to second `current`. */
   const advance = (current: number) => {
@@ -94,6 +107,7 @@ export function createQuotaGuard(options: {
       const slot = current % WINDOW_SECONDS;
       buckets[slot] = (buckets[slot] as number) + 1;
       total++;
+      journal?.record(current, 1);
       return { ok: true };
     },
     charge(calls) {
@@ -103,9 +117,11 @@ export function createQuotaGuard(options: {
       const slot = current % WINDOW_SECONDS;
       buckets[slot] = (buckets[slot] as number) + calls;
       total += calls;
+      journal?.record(current, calls);
     },
     pauseFor(seconds) {
       pausedUntil = Math.max(pausedUntil, now() + Math.max(0, seconds) * 1000);
+      journal?.pause(pausedUntil);
     },
     secondsUntilRoomFor(calls) {
       const current = Math.floor(now() / 1000);

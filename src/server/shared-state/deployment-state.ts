@@ -3,6 +3,7 @@ import type { SecondLevel } from '../pages/second-level.ts';
 import { NO_SECOND_LEVEL } from '../pages/second-level.ts';
 import { createClientRateLimit, type ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { createQuotaGuard, type QuotaGuard } from '../quota/quota-guard.ts';
+import type { QuotaJournal } from '../quota/quota-journal.ts';
 import type { UpstreamBreaker } from '../upstream/breaker.ts';
 import { LOCAL_WALK_LEASES, type WalkLeases } from '../whole-list/walk-leases.ts';
 
@@ -34,19 +35,32 @@ export interface DeploymentState {
 export interface LocalStateSettings {
   quotaPerHour: number;
   clientRateLimit: { burst: number; perSecond: number };
+  /** Where the budgets' calls are written, to outlive the process; null: memory only. */
+  journal?: QuotaJournal | null;
 }
 
-/** A process alone: everything in its own memory, answered at once. */
+/**
+ * A process alone: everything in its own memory, answered at once; with a journal, the budgets'
+ * calls are also written to disk as they are let through, and read back at start.
+ */
 export function createLocalState(settings: LocalStateSettings): DeploymentState {
+  const journal = settings.journal ?? null;
   return {
-    quota: createQuotaGuard({ budgetPerHour: settings.quotaPerHour }),
+    quota: createQuotaGuard({
+      budgetPerHour: settings.quotaPerHour,
+      journal: journal?.budget('quota'),
+    }),
     clientRateLimit: createClientRateLimit(settings.clientRateLimit),
     secondLevel: NO_SECOND_LEVEL,
     walkLeases: LOCAL_WALK_LEASES,
-    budget: (_name, perHour) => createQuotaGuard({ budgetPerHour: perHour }),
+    budget: (name, perHour) =>
+      createQuotaGuard({ budgetPerHour: perHour, journal: journal?.budget(name) }),
     shareBreaker: () => ({ opened() {} }),
     down: () => undefined,
     registerMetrics() {},
-    close: () => Promise.resolve(),
+    close: () => {
+      journal?.close();
+      return Promise.resolve();
+    },
   };
 }

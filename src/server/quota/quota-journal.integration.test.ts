@@ -1,0 +1,97 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
+import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
+import { QUOTA_JOURNAL_FILE } from './quota-journal.ts';
+
+// The hour's spending across restarts, as an operator meets it: `node src/server/index.ts`
+// killed outright (SIGKILL, as a crash or an impatient orchestrator would) and started again
+// on the same STATE_DIR, in front of an upstream that counts the calls it gets.
+
+let fixture: ExplorerFixture;
+let stateDir: string;
+
+beforeAll(async () => {
+  fixture = await startExplorerFixture();
+});
+afterAll(() => fixture.close());
+afterEach(async () => {
+  await fixture.reset();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const BUDGET = 50;
+
+const env = () => ({
+  STATE_DIR: stateDir,
+  CATALOGUE_QUOTA_PER_HOUR: String(BUDGET),
+  CLIENT_RATE_LIMIT_BURST: '1000',
+  CLIENT_RATE_LIMIT_PER_SECOND: '1000',
+});
+
+/** Follows the 5,000-video playlist's chain for `pages` pages, each a lookup the cache lacks. */
+async function readPages(url: string, pages: number): Promise<void> {
+  let continuation: string | null = null;
+  for (let page = 0; page < pages; page++) {
+    const query = new URLSearchParams({ id: FIXTURE_IDS.playlist5000 });
+    if (continuation) query.set('continuation', continuation);
+    const response = await fetch(`${url}/api/v1/playlist?${query}`);
+    expect(response.status).toBe(200);
+    ({ continuation } = (await response.json()) as { continuation: string | null });
+  }
+}
+
+/** What the hour has left, as a walk's cost states it (its first page one more lookup). */
+async function remaining(url: string): Promise<number> {
+  const response = await fetch(`${url}/api/walk-cost/playlist/${FIXTURE_IDS.playlist100}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { quota: { remaining: number } }).quota.remaining;
+}
+
+describe('the hour kept on disk', () => {
+  it('spend 12 lookups, SIGKILL the server, start it again: the hour still counts them', async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    const first = fixture.spawn(env());
+    await readPages(await first.listening(), 12);
+    expect(fixture.upstream.hits()).toBe(12);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const again = fixture.spawn(env());
+    const url = await again.listening();
+    expect(await remaining(url)).toBe(BUDGET - 12 - 1);
+    // And it holds: the rest of the hour, then the explorer's own 429, with no call made.
+    await readPages(url, BUDGET - 13);
+    const past = await fetch(`${url}/api/v1/channel-videos?id=${FIXTURE_IDS.smallChannel}`);
+    expect(past.status).toBe(429);
+    expect(fixture.upstream.hits()).toBe(BUDGET);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('a journal that is not a database is moved aside, said so, and the server serves', async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    writeFileSync(
+      join(stateDir, QUOTA_JOURNAL_FILE),
+      'not a database, just some bytes '.repeat(200),
+    );
+    const child = fixture.spawn(env());
+    const url = await child.listening();
+    const lookup = await fetch(`${url}/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`);
+    expect(lookup.status).toBe(200);
+    expect(child.stdout()).toContain('the quota journal cannot be used');
+    const files = readdirSync(stateDir);
+    expect(files.some((name) => name.startsWith(`${QUOTA_JOURNAL_FILE}.broken-`))).toBe(true);
+    // A fresh journal took its place, and keeps the hour from now on: after a restart, the
+    // lookup made before and the cost's own first page (the new process's cache is cold).
+    expect(existsSync(join(stateDir, QUOTA_JOURNAL_FILE))).toBe(true);
+    child.child.kill('SIGKILL');
+    await child.exited;
+    const again = fixture.spawn(env());
+    expect(await remaining(await again.listening())).toBe(BUDGET - 2);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+});

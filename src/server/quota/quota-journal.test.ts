@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createQuotaGuard } from './quota-guard.ts';
+import { openQuotaJournal, type QuotaJournal } from './quota-journal.ts';
+
+// The journal over a real SQLite file, read back by a new guard as a restarted process would.
+
+const silent = { warn() {}, error() {} };
+let dir: string;
+let journals: QuotaJournal[] = [];
+
+afterEach(() => {
+  for (const journal of journals) journal.close();
+  journals = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function open(now: () => number) {
+  const journal = openQuotaJournal(join(dir, 'state.sqlite'), silent, now)!;
+  journals.push(journal);
+  return journal;
+}
+
+describe('the quota journal', () => {
+  it('a new guard starts from the calls of the last hour, each budget its own', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quota-journal-'));
+    let ms = 1_800_000_000_000;
+    const now = () => ms;
+    const before = open(now);
+    const quota = createQuotaGuard({ budgetPerHour: 10, now, journal: before.budget('quota') });
+    const warm = createQuotaGuard({ budgetPerHour: 5, now, journal: before.budget('warm') });
+    for (let i = 0; i < 4; i++) expect(quota.tryAcquire().ok).toBe(true);
+    ms += 30 * 60_000;
+    quota.charge(3);
+    expect(warm.tryAcquire().ok).toBe(true);
+    quota.pauseFor(120);
+
+    ms += 60_000;
+    const after = open(now);
+    const restored = createQuotaGuard({ budgetPerHour: 10, now, journal: after.budget('quota') });
+    expect(restored.stats()).toEqual({ budget: 10, usedLastHour: 7, pausedForSeconds: 60 });
+    const restoredWarm = createQuotaGuard({ budgetPerHour: 5, now, journal: after.budget('warm') });
+    expect(restoredWarm.stats().usedLastHour).toBe(1);
+
+    // An hour after the first calls they have left the window; the later ones have not.
+    ms += 30 * 60_000;
+    const later = createQuotaGuard({ budgetPerHour: 10, now, journal: open(now).budget('quota') });
+    expect(later.stats().usedLastHour).toBe(3);
+  });
+});

@@ -1,0 +1,155 @@
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+
+// The hour's spending on disk, for a process alone (no Redis): every call a budget lets through
+// is written before it is made, so a restart, a deploy or a crash (SIGKILL included) starts
+// with the hour as it was, not a fresh one. The account's limit is per hour whatever happens to
+// the process, and a server that forgot would spend it twice.
+//
+// SQLite through node:sqlite, in WAL mode: a write is a few tens of microseconds, and what is
+// committed survives the process being killed (it is in the log file, which the next open
+// replays). A file that cannot be opened or read (corrupt, not a database, unwritable) is
+// moved aside and reported, and the explorer runs on with the hour in memory, as it did before.
+
+export interface BudgetJournal {
+  /** The calls still in the window (`second` since the epoch, `calls` then), and the pause. */
+  readonly restored: { calls: Array<[second: number, calls: number]>; pausedUntilMs: number };
+  record(second: number, calls: number): void;
+  pause(untilMs: number): void;
+}
+
+export interface QuotaJournal {
+  /** The journal of one budget (the account's quota, warming's share): `name` tells them apart. */
+  budget(name: string): BudgetJournal;
+  close(): void;
+}
+
+export interface JournalLogger {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** The journal's file in STATE_DIR. */
+export const QUOTA_JOURNAL_FILE = 'explorer-state.sqlite';
+
+const WINDOW_SECONDS = 3600;
+
+/** Rows older than the window go, at most this often (they are harmless meanwhile). */
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Opens (or creates) the journal at `path`. Null when there is no usable file there: it is then
+ * moved aside (`<path>.broken-<time>`) when it exists, and the reason logged.
+ */
+export function openQuotaJournal(
+  path: string,
+  logger: JournalLogger,
+  now: () => number = Date.now,
+): QuotaJournal | null {
+  try {
+    return openAt(path, logger, now);
+  } catch (error) {
+    const aside = existsSync(path) ? `${path}.broken-${now()}` : null;
+    if (aside !== null) {
+      try {
+        renameSync(path, aside);
+        for (const extra of ['-wal', '-shm'])
+          if (existsSync(path + extra)) renameSync(path + extra, aside + extra);
+      } catch {
+        // Moving it failed too: still run, in memory.
+      }
+    }
+    logger.error(
+      { err: error, path, movedTo: aside },
+      'the quota journal cannot be used: the hour is kept in memory only',
+    );
+    // A fresh file where the broken one was, so that the next hour is kept again.
+    if (aside === null) return null;
+    try {
+      return openAt(path, logger, now);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function openAt(path: string, logger: JournalLogger, now: () => number): QuotaJournal {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  try {
+    db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA busy_timeout = 1000;
+      CREATE TABLE IF NOT EXISTS budget_calls (
+        budget TEXT NOT NULL,
+        second INTEGER NOT NULL,
+        calls INTEGER NOT NULL,
+        PRIMARY KEY (budget, second)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS budget_pause (
+        budget TEXT PRIMARY KEY,
+        until_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `);
+    // Reads every page of the tables: a damaged file says so now, not mid-hour.
+    const check = db.prepare('PRAGMA quick_check').get() as { quick_check?: string } | undefined;
+    if (check?.quick_check !== 'ok') throw new Error(`quick_check: ${check?.quick_check}`);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const add = db.prepare(
+    `INSERT INTO budget_calls (budget, second, calls) VALUES (?, ?, ?)
+     ON CONFLICT (budget, second) DO UPDATE SET calls = calls + excluded.calls`,
+  );
+  const setPause = db.prepare(
+    `INSERT INTO budget_pause (budget, until_ms) VALUES (?, ?)
+     ON CONFLICT (budget) DO UPDATE SET until_ms = max(until_ms, excluded.until_ms)`,
+  );
+  const prune = db.prepare('DELETE FROM budget_calls WHERE second <= ?');
+  const callsOf = db.prepare(
+    'SELECT second, calls FROM budget_calls WHERE budget = ? AND second > ? ORDER BY second',
+  );
+  const pauseOf = db.prepare('SELECT until_ms FROM budget_pause WHERE budget = ?');
+  let prunedAt = 0;
+  let failed = false;
+
+  /** A write that fails (the disk full, the file gone) stops the journal, never a lookup. */
+  const write = (statement: StatementSync, ...values: (string | number)[]) => {
+    if (failed) return;
+    try {
+      statement.run(...values);
+      const ms = now();
+      if (ms - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = ms;
+        prune.run(Math.floor(ms / 1000) - WINDOW_SECONDS);
+      }
+    } catch (error) {
+      failed = true;
+      logger.error(
+        { err: error, path },
+        'the quota journal stopped: the hour is kept in memory only',
+      );
+    }
+  };
+
+  return {
+    budget(name) {
+      const since = Math.floor(now() / 1000) - WINDOW_SECONDS;
+      const rows = callsOf.all(name, since) as Array<{ second: number; calls: number }>;
+      const pause = pauseOf.get(name) as { until_ms: number } | undefined;
+      return {
+        restored: {
+          calls: rows.map((row) => [row.second, row.calls]),
+          pausedUntilMs: pause?.until_ms ?? 0,
+        },
+        record: (second, calls) => write(add, name, second, calls),
+        pause: (untilMs) => write(setPause, name, untilMs),
+      };
+    },
+    close: () => db.close(),
+  };
+}
