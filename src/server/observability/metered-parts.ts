@@ -5,6 +5,7 @@ import type { AppShell } from '../rendering/app-html.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { StoredPage } from '../pages/page-entry.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import { withTimedCalls } from '../upstream/round-trip.ts';
 
 // The parts whose events the metrics count, wrapped at the composition root rather than
 // taught about metrics: with metrics off nothing is wrapped, so the hot path pays nothing.
@@ -13,23 +14,12 @@ export function meteredUpstream<U extends Pick<UpstreamClient, 'fetchPage'>>(
   upstream: U,
   metrics: ExplorerMetrics,
 ): U {
-  return {
-    ...upstream,
-    async fetchPage(lookup) {
-      const started = performance.now();
-      const result = await upstream.fetchPage(lookup);
-      const outcome = result.ok
-        ? result.upstreamStatus
-        : (result.failure.upstreamStatus ?? result.failure.kind);
-      metrics.upstreamLookup(
-        lookup.endpoint,
-        outcome,
-        result.attempts,
-        (performance.now() - started) / 1000,
-      );
-      return result;
-    },
-  };
+  return withTimedCalls(upstream, (lookup, result, ms) => {
+    const outcome = result.ok
+      ? result.upstreamStatus
+      : (result.failure.upstreamStatus ?? result.failure.kind);
+    metrics.upstreamLookup(lookup.endpoint, outcome, result.attempts, ms / 1000);
+  });
 }
 
 /** Counts each answer by where it came from; `fresh` answers on the fast path are hits. */

@@ -43,18 +43,33 @@ export function createRoundTrip(priorMs: number): RoundTrip {
   };
 }
 
-/** The upstream, each successful call timed into `roundTrip` (failures say nothing of speed). */
-export function timedUpstream<U extends Pick<UpstreamClient, 'fetchPage'>>(
+type FetchPage = UpstreamClient['fetchPage'];
+
+/** The upstream, `timed` told of each call: its lookup, its result and how long it took. */
+export function withTimedCalls<U extends Pick<UpstreamClient, 'fetchPage'>>(
   upstream: U,
-  roundTrip: RoundTrip,
+  timed: (
+    lookup: Parameters<FetchPage>[0],
+    result: Awaited<ReturnType<FetchPage>>,
+    ms: number,
+  ) => void,
 ): U {
   return {
     ...upstream,
     async fetchPage(lookup) {
       const started = performance.now();
       const result = await upstream.fetchPage(lookup);
-      if (result.ok && result.attempts === 1) roundTrip.observe(performance.now() - started);
+      timed(lookup, result, performance.now() - started);
       return result;
     },
   };
 }
+
+/** The upstream, each successful call timed into `roundTrip` (failures say nothing of speed). */
+export const timedUpstream = <U extends Pick<UpstreamClient, 'fetchPage'>>(
+  upstream: U,
+  roundTrip: RoundTrip,
+): U =>
+  withTimedCalls(upstream, (_lookup, result, ms) => {
+    if (result.ok && result.attempts === 1) roundTrip.observe(ms);
+  });
