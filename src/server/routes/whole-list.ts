@@ -167,7 +167,7 @@ async function startWalk(
  * HEAD: everything a GET would check (the list, the cost, the client's walks) and its headers,
  * without the walk, which only the body needs; the walk opened for the checks is released.
  */
-function askedForHeadersOnly(c: Context<AppEnv>, walk: ListWalk): boolean {
+function releasedForHead(c: Context<AppEnv>, walk: ListWalk): boolean {
   if (c.req.method !== 'HEAD') return false;
   walk.release();
   return true;
@@ -197,7 +197,7 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
     if (!started.ok) return started.response;
     const { walk, priced } = started;
     const headers = { 'Content-Type': JSON_TYPE, ...NOT_STORED };
-    if (askedForHeadersOnly(c, walk)) return respond(200, null, headers);
+    if (releasedForHead(c, walk)) return respond(200, null, headers);
     const fold = createSummaryFold(list, range.range);
     try {
       // The walk ends after the page holding the range's end (it was opened `until` there).
@@ -370,7 +370,7 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
       'Content-Disposition': attachmentHeader(listName(options, list, id, priced.title), format),
       ...NOT_STORED,
     };
-    if (askedForHeadersOnly(c, walk)) return new Response(null, { status: 200, headers });
+    if (releasedForHead(c, walk)) return new Response(null, { status: 200, headers });
     const writer = exportWriter(format, list, id, { bom: bom === '1' });
     const body = walkBody(c, walk, {
       head: writer.head,
@@ -398,7 +398,7 @@ export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
       'Content-Type': 'application/x-ndjson; charset=utf-8',
       ...NOT_STORED,
     };
-    if (askedForHeadersOnly(c, walk)) return new Response(null, { status: 200, headers });
+    if (releasedForHead(c, walk)) return new Response(null, { status: 200, headers });
     const line = (event: WalkEvent) => `${JSON.stringify(event)}\n`;
     const body = walkBody(c, walk, {
       head: line({ type: 'start', cost: priced.cost }),
