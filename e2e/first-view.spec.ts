@@ -195,10 +195,31 @@ function watchFirstView(): void {
   const w = window as unknown as { __shifts: string[]; __violations: string[] };
   w.__shifts = [];
   w.__violations = [];
+  type Shift = PerformanceEntry & {
+    value: number;
+    sources?: Array<{
+      node?: Node | null;
+      previousRect: DOMRectReadOnly;
+      currentRect: DOMRectReadOnly;
+    }>;
+  };
+  // What moved, and from where to where: a failure names its elements.
+  const moved = (entry: Shift) =>
+    (entry.sources ?? [])
+      .map(({ node, previousRect: a, currentRect: b }) => {
+        const element = node instanceof Element ? node : node?.parentElement;
+        const name = element
+          ? `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].slice(0, 3).join('.')}`
+          : String(node);
+        return `${name} (${Math.round(a.x)},${Math.round(a.y)} ${Math.round(a.width)}×${Math.round(a.height)} → ${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}×${Math.round(b.height)})`;
+      })
+      .join('; ');
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>)
+    for (const entry of list.getEntries() as Shift[])
       if (entry.value > 0)
-        w.__shifts.push(`${entry.value.toFixed(4)} at ${Math.round(entry.startTime)} ms`);
+        w.__shifts.push(
+          `${entry.value.toFixed(4)} at ${Math.round(entry.startTime)} ms: ${moved(entry)}`,
+        );
   }).observe({ type: 'layout-shift', buffered: true });
   document.addEventListener('securitypolicyviolation', (event) =>
     w.__violations.push(
