@@ -16,7 +16,10 @@ export interface BenchOptions {
   seconds: number;
 }
 
-export async function catalogueStart(env: Record<string, string> = {}): Promise<{
+export async function catalogueStart(
+  env: Record<string, string> = {},
+  core = SERVER_CORE,
+): Promise<{
   url: string;
   headers: Record<string, string>;
   stop: () => Promise<void>;
@@ -26,7 +29,7 @@ export async function catalogueStart(env: Record<string, string> = {}): Promise<
   const apiSecret = randomBytes(24).toString('hex');
   const url = `http://127.0.0.1:${port}`;
   const child = await startChild(
-    SERVER_CORE,
+    core,
     process.execPath,
     ['src/catalogue/index.ts'],
     {

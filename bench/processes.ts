@@ -27,12 +27,16 @@ export function pinSelf(): void {
  * laptop imposes: long tasks and Lighthouse's blocking time measured the pinning.
  */
 export async function withAllCores<T>(launch: () => Promise<T>): Promise<T> {
-  if (!canPin) return launch();
   // cpus(), not availableParallelism(): the latter counts only the cores this process may use.
-  const all = `0-${cpus().length - 1}`;
-  spawnSync('taskset', ['-a', '-p', '-c', all, String(process.pid)], { stdio: 'ignore' });
+  return onCore(`0-${cpus().length - 1}`, launch);
+}
+
+/** Runs `work` with this process (and what it starts meanwhile) on `core`, then pins it back. */
+export async function onCore<T>(core: string, work: () => Promise<T>): Promise<T> {
+  if (!canPin) return work();
+  spawnSync('taskset', ['-a', '-p', '-c', core, String(process.pid)], { stdio: 'ignore' });
   try {
-    return await launch();
+    return await work();
   } finally {
     pinSelf();
   }
