@@ -46,6 +46,10 @@ const schema = z.object({
   CATALOGUE_QUOTA_PER_HOUR: int(0, Number.MAX_SAFE_INTEGER, 10_000),
   CLIENT_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 60),
   CLIENT_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(2),
+  // The most of the hour's quota one address may spend, reading or walking (quota/client-shares.ts).
+  CLIENT_SHARE_OF_HOUR: z.coerce.number().gt(0).max(1).default(0.1),
+  // Whole-list walks running at once in this process; more wait in line (whole-list/list-walk.ts).
+  WALKS_AT_ONCE: int(1, 10_000, 8),
   // Per client too, the server's renders of the app's pages that are not kept already
   // (routes/app-pages.ts): CPU, not quota, so an allowance of their own, kept by each process.
   RENDER_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 30),
@@ -140,6 +144,10 @@ export interface ServerConfig {
   /** The directory of the quota journal (without Redis); null: the hour in memory only. */
   stateDir: string | null;
   clientRateLimit: { burst: number; perSecond: number };
+  /** The part of the hour's quota one client may spend (quota/client-shares.ts). */
+  clientShareOfHour: number;
+  /** Whole-list walks at once in this process; more wait in line. */
+  walksAtOnce: number;
   /** Each client's allowance of renders not kept already (routes/app-pages.ts). */
   renderRateLimit: { burst: number; perSecond: number };
   /** How long a person's navigation waits for a list's first page (routes/app-pages.ts). */
@@ -311,6 +319,8 @@ export function readServerConfig(
       burst: e.CLIENT_RATE_LIMIT_BURST,
       perSecond: e.CLIENT_RATE_LIMIT_PER_SECOND,
     },
+    clientShareOfHour: e.CLIENT_SHARE_OF_HOUR,
+    walksAtOnce: e.WALKS_AT_ONCE,
     renderRateLimit: {
       burst: e.RENDER_RATE_LIMIT_BURST,
       perSecond: e.RENDER_RATE_LIMIT_PER_SECOND,
@@ -419,6 +429,8 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     quotaPerHour: config.quotaPerHour,
     stateDir: config.stateDir,
     clientRateLimit: config.clientRateLimit,
+    clientShareOfHour: config.clientShareOfHour,
+    walksAtOnce: config.walksAtOnce,
     renderRateLimit: config.renderRateLimit,
     firstPaintWaitMs: config.firstPaintWaitMs,
     cacheMaxBytes: config.cacheMaxBytes,

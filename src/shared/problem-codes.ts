@@ -76,6 +76,24 @@ export const PROBLEM_CODES = {
     meaning: `This client already reads ${WALKS_PER_CLIENT} whole lists at once.`,
     retryAfter: 'always',
   },
+  share_exhausted: {
+    status: 429,
+    meaning:
+      'This client has spent its share of the hour’s catalogue quota, or what is left of it cannot cover this walk.',
+    retryAfter: 'always',
+  },
+  walks_busy: {
+    status: 503,
+    meaning:
+      'The server reads as many whole lists as it may at once; this walk waited in line for a while (its place is in `position`).',
+    retryAfter: 'always',
+  },
+  shared_state_unavailable: {
+    status: 503,
+    meaning:
+      'The deployment’s shared count of the quota cannot be reached, so no walk can reserve its lookups.',
+    retryAfter: 'always',
+  },
   // the upstream, seen from the explorer server (a page held back after a recent failure
   // answers with its failure's code and says when to ask again)
   upstream_credentials_rejected: {

@@ -1,4 +1,5 @@
 import type { ClientRateLimit, RateDecision } from '../quota/client-rate-limit.ts';
+import { prepaid } from '../quota/prepaid-calls.ts';
 import type { BreakerOutcome, BreakerPass, UpstreamBreaker } from '../upstream/breaker.ts';
 import type { UpstreamResult } from '../upstream/client.ts';
 import type { BackoffHold, FailureBackoff } from './failure-backoff.ts';
@@ -89,12 +90,22 @@ export function createAdmission(options: {
     if (!allowed.ok) {
       return {
         ok: false,
-        answer: withheld(previous, {
-          status: 429,
-          code: 'rate_limited',
-          detail: 'Too many new pages requested from this address; slow down a little.',
-          retryAfterSeconds: allowed.retryAfterSeconds,
-        }),
+        answer: withheld(
+          previous,
+          allowed.limit === 'share'
+            ? {
+                status: 429,
+                code: 'share_exhausted',
+                detail: 'This address has spent its share of the hour’s catalogue quota.',
+                retryAfterSeconds: allowed.retryAfterSeconds,
+              }
+            : {
+                status: 429,
+                code: 'rate_limited',
+                detail: 'Too many new pages requested from this address; slow down a little.',
+                retryAfterSeconds: allowed.retryAfterSeconds,
+              },
+        ),
       };
     }
     // The upstream as a whole has been failing: only its probe goes out.
@@ -123,7 +134,9 @@ export function createAdmission(options: {
           answer: withheld(previous, { ...hold.detail, retryAfterSeconds: hold.retryAfterSeconds }),
         };
       }
-      // From here on the request would spend quota, so the client's allowance applies.
+      // From here on the request would spend quota, so the client's allowance applies, unless
+      // a walk has paid for the call already (its client's share charged when it started).
+      if (prepaid() !== undefined) return afterAllowance({ ok: true }, previous);
       const allowed = clientRateLimit.take(client);
       return allowed instanceof Promise
         ? allowed.then((decision) => afterAllowance(decision, previous))

@@ -33,6 +33,7 @@ import {
   REMOTE_ROUND_TRIP_PRIOR_MS,
   timedUpstream,
 } from '../upstream/round-trip.ts';
+import { createClientShares, withClientShares } from '../quota/client-shares.ts';
 import { createWalkRegistry } from '../whole-list/list-walk.ts';
 import { WALKS_PER_CLIENT } from '../../shared/whole-list.ts';
 import { resolveUpstreamTarget } from '../upstream/target.ts';
@@ -165,13 +166,16 @@ export async function startExplorer(
   if (catalogue !== null)
     for (const entry of DEMO_ENTRIES)
       if (entry.kind === 'channel') channelTitles.remember(entry.id, entry.title);
+  // A person's requests meet the burst allowance, then their share of the hour; a walk reserves
+  // from the same share before it starts (routes/whole-list.ts).
+  const shares = createClientShares({
+    perClient: Math.max(1, Math.floor(config.clientShareOfHour * config.quotaPerHour)),
+  });
+  const people = withClientShares(state.clientRateLimit, shares);
   const pages = buildPageSource({
     upstream: metrics ? meteredUpstream(slotted, metrics) : slotted,
     cacheMaxBytes: config.cacheMaxBytes,
-    clientRateLimit:
-      warmShare === null
-        ? state.clientRateLimit
-        : withWarmShare(state.clientRateLimit, warmer, warmShare),
+    clientRateLimit: warmShare === null ? people : withWarmShare(people, warmer, warmShare),
     secondLevel: state.secondLevel,
     // Channel names for link previews, from every page that passes, API lookups included.
     onPage: channelTitles.learnFromPage,
@@ -183,7 +187,11 @@ export async function startExplorer(
   });
   const pageSource = metrics ? meteredPageSource(pages.pageSource, metrics) : pages.pageSource;
   // Walks read through the metered source: their pages count like any reader's.
-  const walks = createWalkRegistry({ pageSource, leases: state.walkLeases });
+  const walks = createWalkRegistry({
+    pageSource,
+    leases: state.walkLeases,
+    walksAtOnce: config.walksAtOnce,
+  });
   // The warmer reads through the metered source too: its pages and calls count like anyone's.
   const chainWarmer: ChainWarmer | null =
     chainWarm === null
@@ -237,7 +245,7 @@ export async function startExplorer(
     isStopping: () => stopping,
     sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
-    wholeList: { quota, channelTitles, walks },
+    wholeList: { quota, shares, channelTitles, walks },
   });
   const served = explorerListener(
     app,

@@ -4,7 +4,10 @@
 // with the defaults (60 burst, 2/s) that is 6,000 playlist items at once, then 200 more every
 // second.
 
-export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+export type RateDecision =
+  | { ok: true }
+  /** `share`: the client's share of the hour is spent (client-shares.ts), not its pace. */
+  | { ok: false; retryAfterSeconds: number; limit?: 'share' };
 
 export interface ClientRateLimit {
   /**

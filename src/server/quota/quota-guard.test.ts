@@ -66,4 +66,43 @@ describe('quota guard: a budget per sliding hour', () => {
     expect(quota.tryAcquire()).toEqual({ ok: true });
     expect(quota.stats().usedLastHour).toBe(1);
   });
+
+  it('reserves calls all at once: others cannot take them, the walk spends them, the rest comes back', () => {
+    let now = 1_000_000_000_000;
+    const quota = createQuotaGuard({ budgetPerHour: 10, now: () => now });
+    quota.tryAcquire();
+    const reserved = quota.reserve(6);
+    if (!reserved.ok) throw new Error('expected a reservation');
+    const { reservation } = reserved;
+    expect(quota.stats().usedLastHour).toBe(7);
+    // Three are left for everyone else; a second walk of six does not fit, up front.
+    expect(quota.reserve(6)).toMatchObject({ ok: false, reason: 'quota_exhausted' });
+    expect([1, 2, 3, 4].map(() => quota.tryAcquire().ok)).toEqual([true, true, true, false]);
+    // The walk spends its own, whatever the others did.
+    expect([1, 2, 3, 4].map(() => reservation.take())).toEqual([true, true, true, true]);
+    expect(reservation.remaining).toBe(2);
+    now += 5_000;
+    reservation.release();
+    reservation.release();
+    expect(reservation.take()).toBe(false);
+    // The two unspent came back; the four spent stay counted.
+    expect(quota.stats().usedLastHour).toBe(8);
+    expect(quota.tryAcquire().ok).toBe(true);
+  });
+
+  it('refuses a reservation larger than the budget, or during a pause, saying how long', () => {
+    const now = 1_000_000_000_000;
+    const quota = createQuotaGuard({ budgetPerHour: 5, now: () => now });
+    expect(quota.reserve(6)).toEqual({
+      ok: false,
+      reason: 'quota_exhausted',
+      retryAfterSeconds: 3600,
+    });
+    quota.pauseFor(30);
+    expect(quota.reserve(1)).toEqual({
+      ok: false,
+      reason: 'upstream_rate_limited',
+      retryAfterSeconds: 30,
+    });
+  });
 });

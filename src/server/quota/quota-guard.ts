@@ -8,6 +8,11 @@
 // whatever the budget (a benchmark sets it to 10^8), O(1) per call. With a journal
 // (quota-journal.ts), the calls let through are also written down, and a new process starts
 // from them.
+//
+// A whole-list walk reserves what it was quoted before it answers (reserve): the calls are
+// counted as spent at once, so no reader or other walk can take them, and what the walk did not
+// spend (a page someone else fetched meanwhile, a reader who went away) is given back when it
+// ends. So an accepted export is never cut off by the quota half way.
 
 import type { BudgetJournal } from './quota-journal.ts';
 
@@ -16,6 +21,28 @@ const WINDOW_SECONDS = 3600;
 export type QuotaDecision =
   | { ok: true }
   | { ok: false; reason: 'quota_exhausted' | 'upstream_rate_limited'; retryAfterSeconds: number };
+
+/** Calls counted against the hour ahead of time, spent one by one, the rest given back. */
+export interface Reservation {
+  /** Reserved calls not yet spent. */
+  readonly remaining: number;
+  /** Spends one reserved call; false when none is left. */
+  take(): boolean;
+  /** Gives back the calls not spent. Idempotent. */
+  release(): void;
+}
+
+export type ReserveDecision =
+  | { ok: true; reservation: Reservation }
+  | {
+      ok: false;
+      /** `unavailable`: the deployment's shared count cannot be asked (Redis down). */
+      reason: 'quota_exhausted' | 'upstream_rate_limited' | 'unavailable';
+      retryAfterSeconds: number;
+    };
+
+/** A reservation of nothing: every call asks the guard as usual. */
+export const NO_RESERVATION: Reservation = { remaining: 0, take: () => false, release() {} };
 
 export interface QuotaGuard {
   /**
@@ -29,12 +56,15 @@ export interface QuotaGuard {
   stats(): { budget: number; usedLastHour: number; pausedForSeconds: number };
   /** Seconds until `calls` more calls fit in the window (0: they fit now). */
   secondsUntilRoomFor(calls: number): number | Promise<number>;
+  /** Counts `calls` as spent now, to be spent through the reservation, or says why not. */
+  reserve(calls: number): ReserveDecision | Promise<ReserveDecision>;
 }
 
 /** The in-memory guard, which can also be told of calls counted elsewhere. */
 export interface LocalQuotaGuard extends QuotaGuard {
   tryAcquire(): QuotaDecision;
   secondsUntilRoomFor(calls: number): number;
+  reserve(calls: number): ReserveDecision;
   /** Counts `calls` as spent now without asking (calls someone else made for this budget). */
   charge(calls: number): void;
 }
@@ -85,39 +115,76 @@ export function createQuotaGuard(options: {
     return WINDOW_SECONDS;
   };
 
+  /** Counts `calls` in second `current`'s bucket (negative: gives them back). */
+  const count = (current: number, calls: number) => {
+    const slot = current % WINDOW_SECONDS;
+    buckets[slot] = (buckets[slot] as number) + calls;
+    total += calls;
+    journal?.record(current, calls);
+  };
+
+  /** Whether `calls` more may go now: undefined if so, else the refusal. */
+  const refusal = (calls: number) => {
+    const ms = now();
+    if (ms < pausedUntil) {
+      return {
+        ok: false as const,
+        reason: 'upstream_rate_limited' as const,
+        retryAfterSeconds: Math.max(1, Math.ceil((pausedUntil - ms) / 1000)),
+      };
+    }
+    const current = Math.floor(ms / 1000);
+    advance(current);
+    if (total + calls > budgetPerHour) {
+      return {
+        ok: false as const,
+        reason: 'quota_exhausted' as const,
+        retryAfterSeconds: secondsUntilRoom(current, calls),
+      };
+    }
+    return undefined;
+  };
+
   return {
     tryAcquire() {
-      const ms = now();
-      if (ms < pausedUntil) {
-        return {
-          ok: false,
-          reason: 'upstream_rate_limited',
-          retryAfterSeconds: Math.max(1, Math.ceil((pausedUntil - ms) / 1000)),
-        };
-      }
-      const current = Math.floor(ms / 1000);
-      advance(current);
-      if (total >= budgetPerHour) {
-        return {
-          ok: false,
-          reason: 'quota_exhausted',
-          retryAfterSeconds: secondsUntilRoom(current),
-        };
-      }
-      const slot = current % WINDOW_SECONDS;
-      buckets[slot] = (buckets[slot] as number) + 1;
-      total++;
-      journal?.record(current, 1);
+      const refused = refusal(1);
+      if (refused !== undefined) return refused;
+      count(Math.floor(now() / 1000), 1);
       return { ok: true };
+    },
+    reserve(calls) {
+      if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
+      const refused = refusal(calls);
+      if (refused !== undefined) return refused;
+      const second = Math.floor(now() / 1000);
+      count(second, calls);
+      let remaining = calls;
+      return {
+        ok: true,
+        reservation: {
+          get remaining() {
+            return remaining;
+          },
+          take() {
+            if (remaining === 0) return false;
+            remaining--;
+            return true;
+          },
+          release() {
+            if (remaining === 0) return;
+            advance(Math.floor(now() / 1000));
+            // Calls reserved over an hour ago have left the window already.
+            if (second > head - WINDOW_SECONDS) count(second, -remaining);
+            remaining = 0;
+          },
+        },
+      };
     },
     charge(calls) {
       if (calls <= 0) return;
       const current = Math.floor(now() / 1000);
       advance(current);
-      const slot = current % WINDOW_SECONDS;
-      buckets[slot] = (buckets[slot] as number) + calls;
-      total += calls;
-      journal?.record(current, calls);
+      count(current, calls);
     },
     pauseFor(seconds) {
       pausedUntil = Math.max(pausedUntil, now() + Math.max(0, seconds) * 1000);

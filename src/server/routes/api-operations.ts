@@ -125,12 +125,29 @@ const FIRST_PAGE_PROBLEMS: ProblemCode[] = [
   'playlist_not_found',
   'channel_not_found',
   'rate_limited',
+  'share_exhausted',
   'quota_exhausted',
   'upstream_rate_limited',
   ...UPSTREAM_FAILURES,
 ];
-/** A walk refused up front says what it would have cost. */
-const WALK_COST_MEMBER = { quota_exhausted: { cost: schemaRef('WalkCost') } };
+/** Why a walk may be refused before it starts, besides its first page's problems. */
+const WALK_PROBLEMS: ProblemCode[] = [
+  'too_many_walks',
+  'share_exhausted',
+  'walks_busy',
+  'shared_state_unavailable',
+];
+/** A walk refused up front says what it would have cost, or its place in the line. */
+const WALK_COST_MEMBER = {
+  quota_exhausted: { cost: schemaRef('WalkCost') },
+  share_exhausted: {
+    cost: schemaRef('WalkCost'),
+    shareLeft: { type: 'integer', description: 'Lookups left of this client’s share this hour.' },
+  },
+  walks_busy: {
+    position: { type: 'integer', description: 'The place the walk had in the line.' },
+  },
+};
 
 const LOOKUP_SUMMARY: Record<EndpointName, string> = {
   playlist: 'One page of a playlist’s videos',
@@ -183,6 +200,7 @@ function lookupOperation(name: EndpointName): Operation<ApiDeps> {
       name === 'playlist' ? 'playlist_not_found' : 'channel_not_found',
       'not_found',
       'rate_limited',
+      'share_exhausted',
       'quota_exhausted',
       'upstream_rate_limited',
       ...UPSTREAM_FAILURES,
@@ -265,7 +283,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
       'invalid_range',
       'unknown_parameter',
       'repeated_parameter',
-      'too_many_walks',
+      ...WALK_PROBLEMS,
       ...FIRST_PAGE_PROBLEMS,
     ],
     problemMembers: WALK_COST_MEMBER,
@@ -304,7 +322,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
         content: { 'application/x-ndjson': { schema: schemaRef('WalkEvent') } },
       },
     },
-    problems: ['invalid_id', 'unknown_parameter', 'too_many_walks', ...FIRST_PAGE_PROBLEMS],
+    problems: ['invalid_id', 'unknown_parameter', ...WALK_PROBLEMS, ...FIRST_PAGE_PROBLEMS],
     problemMembers: WALK_COST_MEMBER,
     handler: wholeList(walkRoute),
   },
@@ -345,7 +363,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
       'invalid_id',
       'unknown_parameter',
       'invalid_request',
-      'too_many_walks',
+      ...WALK_PROBLEMS,
       ...FIRST_PAGE_PROBLEMS,
     ],
     problemMembers: WALK_COST_MEMBER,

@@ -17,11 +17,13 @@ import type { QueryValue } from '../http/query.ts';
 import { JSON_TYPE, problemResponse, respond } from '../http/responses.ts';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
 import type { PageSource } from '../pages/page-source.ts';
+import type { ClientShares } from '../quota/client-shares.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
 import { attachmentHeader, exportWriter } from '../whole-list/export-formats.ts';
 import { createSummaryFold } from '../whole-list/list-summary.ts';
 import type { ListWalk, WalkedPage, WalkRegistry } from '../whole-list/list-walk.ts';
 import { walkCost, type CostAnswer } from '../whole-list/walk-cost.ts';
+import { payForWalk } from '../whole-list/walk-payment.ts';
 
 // Answers about whole lists (docs/architecture.md, "Whole lists"): a summary, an export in
 // three formats, the walk as a stream of pages for the app's "Load all", and what a walk would
@@ -31,7 +33,9 @@ import { walkCost, type CostAnswer } from '../whole-list/walk-cost.ts';
 
 export interface WholeListOptions {
   pageSource: Pick<PageSource, 'get' | 'fresh'>;
-  quota: Pick<QuotaGuard, 'stats' | 'secondsUntilRoomFor'>;
+  quota: Pick<QuotaGuard, 'stats' | 'secondsUntilRoomFor' | 'reserve'>;
+  /** Each client's share of the hour, which a walk reserves from as it does from the quota. */
+  shares: Pick<ClientShares, 'reserve' | 'room'>;
   walks: WalkRegistry;
   channelTitles: Pick<ChannelTitles, 'get'>;
   trustProxy: boolean;
@@ -151,15 +155,59 @@ async function startWalk(
     first: priced.first,
     until: upTo,
   });
-  if (!opened.ok)
-    return {
-      ok: false,
-      response: problemResponse(
-        'too_many_walks',
-        'This address is already reading two whole lists; wait for one to finish.',
-        { instance, retryAfterSeconds: opened.retryAfterSeconds },
-      ),
-    };
+  if (!opened.ok) {
+    const response =
+      opened.reason === 'client'
+        ? problemResponse(
+            'too_many_walks',
+            'This address is already reading two whole lists; wait for one to finish.',
+            { instance, retryAfterSeconds: opened.retryAfterSeconds },
+          )
+        : problemResponse(
+            'walks_busy',
+            `The server is reading as many whole lists as it may at once, and this one waited in line (place ${opened.position}); ask again in about ${opened.retryAfterSeconds} s.`,
+            {
+              instance,
+              retryAfterSeconds: opened.retryAfterSeconds,
+              extensions: { position: opened.position },
+            },
+          );
+    return { ok: false, response };
+  }
+  // What it was quoted is reserved before any byte of the answer: once accepted, it completes.
+  const paid = await payForWalk(options, client, cost.lookups);
+  if (!paid.ok) {
+    opened.walk.release();
+    const left = `${cost.quota.remaining} are left this hour`;
+    const needs =
+      cost.lookups === null
+        ? 'Reading the whole list needs upstream lookups'
+        : `Reading the whole list needs ${cost.lookups} more upstream lookups`;
+    const response =
+      paid.reason === 'share'
+        ? problemResponse(
+            'share_exhausted',
+            `${needs}, and this address has ${paid.shareLeft} left of its share of the hour.`,
+            {
+              instance,
+              retryAfterSeconds: paid.retryAfterSeconds,
+              extensions: { cost, shareLeft: paid.shareLeft },
+            },
+          )
+        : paid.reason === 'unavailable'
+          ? problemResponse(
+              'shared_state_unavailable',
+              'The deployment’s shared quota cannot be reached, so the walk cannot reserve its lookups.',
+              { instance, retryAfterSeconds: paid.retryAfterSeconds },
+            )
+          : problemResponse(paid.reason, `${needs} and ${left}.`, {
+              instance,
+              retryAfterSeconds: paid.retryAfterSeconds,
+              extensions: { cost },
+            });
+    return { ok: false, response };
+  }
+  opened.walk.pay(paid.payment);
   return { ok: true, walk: opened.walk, priced };
 }
 

@@ -54,6 +54,27 @@ async function replicas(count: number, budgetPerHour: number, commandTimeoutMs?:
 }
 
 describe('the shared quota', () => {
+  it('holds a walk’s reservation for every replica, and takes back what it did not spend', async () => {
+    const guards = await replicas(2, 10);
+    const [a, b] = [guards[0]!, guards[1]!];
+    const reserved = await a.reserve(6);
+    if (!reserved.ok) throw new Error('expected a reservation');
+    // The other replica sees the six as spent: a second walk of six does not fit, four calls do.
+    expect(await b.reserve(6)).toMatchObject({ ok: false, reason: 'quota_exhausted' });
+    const calls = await Promise.all([1, 2, 3, 4, 5].map(() => b.tryAcquire()));
+    expect(calls.map((d) => d.ok)).toEqual([true, true, true, true, false]);
+    // The walk spends two of its six, and gives the other four back when it ends.
+    expect([reserved.reservation.take(), reserved.reservation.take()]).toEqual([true, true]);
+    reserved.reservation.release();
+    for (let i = 0; i < 100; i++) {
+      if ((await b.tryAcquire()).ok) break;
+      await sleep(10);
+    }
+    const more = await Promise.all([1, 2, 3].map(() => b.tryAcquire()));
+    expect(more.map((d) => d.ok)).toEqual([true, true, true]);
+    expect((await b.tryAcquire()).ok).toBe(false);
+  });
+
   it('never grants more than the budget, however replicas interleave', async () => {
     const guards = await replicas(4, 250, 5000);
     const decisions = await Promise.all(

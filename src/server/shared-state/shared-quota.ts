@@ -1,8 +1,10 @@
 import {
   createQuotaGuard,
+  NO_RESERVATION,
   type LocalQuotaGuard,
   type QuotaDecision,
   type QuotaGuard,
+  type ReserveDecision,
 } from '../quota/quota-guard.ts';
 import { luaScript, type RedisConnection } from './redis-connection.ts';
 
@@ -59,6 +61,38 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
 local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
 return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000))}
+`;
+
+/**
+ * A walk's reservation, all or nothing. KEYS: the window, the pause, the member counter. ARGV:
+ * the budget, the calls. Returns {0, first member} (reserved: members first..first+calls-1),
+ * {1, seconds} (they do not fit), {2, seconds} (paused after an upstream 429).
+ */
+const RESERVE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
+if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+local budget = tonumber(ARGV[1])
+local calls = tonumber(ARGV[2])
+local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
+if excess > 0 then
+  if calls > budget then return {1, ${WINDOW_MS / 1000}} end
+  local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
+  return {1, math.max(1, math.ceil((tonumber(leaving[2]) + ${WINDOW_MS * 1000} - now) / 1000000))}
+end
+local first = redis.call('INCRBY', KEYS[3], calls) - calls + 1
+for i = 0, calls - 1 do redis.call('ZADD', KEYS[1], now, first + i) end
+redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 60_000})
+return {0, first}
+`;
+
+/** KEYS: window. ARGV: the first and last member to give back. */
+const REFUND = `
+local removed = 0
+for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do removed = removed + redis.call('ZREM', KEYS[1], i) end
+return removed
 `;
 
 /** KEYS: window. ARGV: budget, calls. Seconds until `calls` more fit in the window (0: now). */
@@ -121,6 +155,7 @@ export interface SharedQuotaOptions {
 
 export interface SharedQuotaGuard extends QuotaGuard {
   tryAcquire(): Promise<QuotaDecision>;
+  reserve(calls: number): Promise<ReserveDecision>;
   secondsUntilRoomFor(calls: number): Promise<number>;
   /** Permits decided without Redis since start. */
   fallbackStats(): { decided: number; granted: number };
@@ -151,6 +186,8 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   const room = luaScript(client, 'explorerQuotaRoom', 1, ROOM);
   const pause = luaScript(client, 'explorerQuotaPause', 1, PAUSE);
   const replay = luaScript(client, 'explorerQuotaReplay', 2, REPLAY);
+  const reserveCalls = luaScript(client, 'explorerQuotaReserve', 3, RESERVE);
+  const refund = luaScript(client, 'explorerQuotaRefund', 1, REFUND);
 
   const share = Math.floor(budgetPerHour / replicas);
   const local: LocalQuotaGuard = createQuotaGuard({ budgetPerHour: share, now });
@@ -276,6 +313,63 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
         ok: false,
         reason: verdict === 1 ? 'quota_exhausted' : 'upstream_rate_limited',
         retryAfterSeconds: figure,
+      };
+    },
+    async reserve(calls): Promise<ReserveDecision> {
+      if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
+      // Without Redis a reservation could not hold for the other replicas: no walk starts.
+      if (!connection.up()) return { ok: false, reason: 'unavailable', retryAfterSeconds: 5 };
+      let answer: [number, number];
+      try {
+        answer = (await reserveCalls(
+          [keys.window, keys.pause, keys.seq],
+          [budgetPerHour, calls],
+        )) as [number, number];
+      } catch (error) {
+        connection.reportFailure(error);
+        return { ok: false, reason: 'unavailable', retryAfterSeconds: 5 };
+      }
+      const [verdict, figure] = answer;
+      if (verdict !== 0) {
+        return {
+          ok: false,
+          reason: verdict === 1 ? 'quota_exhausted' : 'upstream_rate_limited',
+          retryAfterSeconds: figure,
+        };
+      }
+      // Counted as this replica's calls, as the permits they stand for would be.
+      seen.used += calls;
+      if (charged) local.charge(calls);
+      const at = now();
+      forgetOld(at);
+      for (let i = 0; i < calls; i++) {
+        recent.push(at);
+        remember(at);
+      }
+      const first = figure;
+      let remaining = calls;
+      return {
+        ok: true,
+        reservation: {
+          get remaining() {
+            return remaining;
+          },
+          take() {
+            if (remaining === 0) return false;
+            remaining--;
+            return true;
+          },
+          release() {
+            if (remaining === 0) return;
+            const from = first + calls - remaining;
+            remaining = 0;
+            // Given back if Redis can be told; if not, they stay counted, which never overspends.
+            if (connection.up())
+              refund([keys.window], [from, first + calls - 1]).catch((error: unknown) =>
+                connection.reportFailure(error),
+              );
+          },
+        },
       };
     },
     pauseFor(seconds) {

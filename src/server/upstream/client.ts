@@ -7,6 +7,7 @@ import {
   type EndpointPage,
 } from '../../shared/endpoints.ts';
 import { compileCheck, type Check } from '../../shared/page-check.ts';
+import { prepaid } from '../quota/prepaid-calls.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
 import {
   bodyTooLarge,
@@ -268,7 +269,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       let last: Attempt | null = null;
       let attempts = 0;
       for (let retry = 0; retry <= retries; retry++) {
-        const permit = await quota.tryAcquire();
+        // A walk's page spends a lookup the walk reserved; anything else asks the guard.
+        const permit = prepaid()?.take() ? { ok: true as const } : await quota.tryAcquire();
         if (!permit.ok) {
           if (last !== null && !last.ok) break; // a retry the budget cannot afford: report the last failure
           const failure: UpstreamFailure = {

@@ -7,6 +7,8 @@ import {
 } from '../../shared/whole-list.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { PageAnswer } from '../pages/page-entry.ts';
+import { paidBy } from '../quota/prepaid-calls.ts';
+import type { Reservation } from '../quota/quota-guard.ts';
 import {
   LOCAL_WALK_LEASES,
   type LeaseAnswer,
@@ -28,6 +30,14 @@ import {
 // closes it; progress is the front's) and per client, who may run WALKS_PER_CLIENT at once.
 // Each walk also holds a lease (walk-leases.ts): granted at once for a process alone; with
 // replicas sharing Redis, both counts are kept there too, so they hold for the whole deployment.
+//
+// At most `walksAtOnce` walks run in this process; a walk asked for beyond that waits in line
+// (first come, first served) until one ends, for `queueWaitMs` at most, and is then refused
+// with its place in the line and how long walks have been taking.
+//
+// Once open, a walk may be paid for (pay): its upstream calls then spend the lookups reserved
+// for it rather than new permits (quota/prepaid-calls.ts), and what is left goes back when it
+// ends.
 
 export interface WalkedPage<L extends ListKind = ListKind> {
   /** The continuation the page was asked for with; null for the first page. */
@@ -43,9 +53,19 @@ export type WalkEnd =
   | { complete: true; stoppedBy: null }
   | { complete: false; stoppedBy: WalkStop & { status: number } };
 
+/** What pays for a walk's upstream calls (routes/whole-list.ts reserves it). */
+export interface WalkPayment {
+  /** The reservation for the next page: topped up first where the list's length is unknown. */
+  forNextPage(): Reservation | undefined | Promise<Reservation | undefined>;
+  /** Gives back what was not spent. */
+  release(): void;
+}
+
 export interface ListWalk<L extends ListKind = ListKind> {
   readonly list: L;
   readonly id: string;
+  /** From now on the walk's pages are paid by `payment`, released with the walk. */
+  pay(payment: WalkPayment): void;
   /** The next page, or the walk's end. A stopped walk (aborted, released) ends incomplete. */
   next(): Promise<{ done: false; value: WalkedPage<L> } | { done: true; end: WalkEnd }>;
   /** Where this walk stands; `totalItems` once the first page stated it. */
@@ -63,6 +83,8 @@ export interface WalkStats {
   started: number;
   /** Walks that joined a list someone was already walking. */
   joined: number;
+  /** Walks waiting for a free slot. */
+  queued: number;
 }
 
 export interface OpenOptions {
@@ -78,7 +100,11 @@ export interface OpenOptions {
 }
 
 export type WalkOpened<L extends ListKind> =
-  { ok: true; walk: ListWalk<L> } | { ok: false; retryAfterSeconds: number };
+  | { ok: true; walk: ListWalk<L> }
+  /** The client runs its share of walks already. */
+  | { ok: false; reason: 'client'; retryAfterSeconds: number }
+  /** The line for a free slot took too long: the place it had, and a fair wait. */
+  | { ok: false; reason: 'busy'; position: number; retryAfterSeconds: number };
 
 export interface WalkRegistry {
   /**
@@ -104,9 +130,15 @@ const MAX_PAGES = 100_000;
 /** Longest wait for the client's allowance before going on (it refills at its own pace). */
 const MAX_ALLOWANCE_WAIT_MS = 10_000;
 
+/** How long a walk waits in line for a free slot before it is refused. */
+const QUEUE_WAIT_MS = 20_000;
+
 export function createWalkRegistry(options: {
   pageSource: Pick<PageSource, 'get'>;
   walksPerClient?: number;
+  /** Walks running at once in this process. */
+  walksAtOnce?: number;
+  queueWaitMs?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Where walks are counted beyond this process (walk-leases.ts). */
   leases?: WalkLeases;
@@ -114,6 +146,8 @@ export function createWalkRegistry(options: {
   const {
     pageSource,
     walksPerClient = WALKS_PER_CLIENT,
+    walksAtOnce = Number.POSITIVE_INFINITY,
+    queueWaitMs = QUEUE_WAIT_MS,
     sleep = abortableSleep,
     leases = LOCAL_WALK_LEASES,
   } = options;
@@ -122,6 +156,47 @@ export function createWalkRegistry(options: {
   let started = 0;
   let joined = 0;
   let walks = 0;
+  /** Walks waiting for a slot, first come first served. */
+  const line: Array<() => void> = [];
+  /** How long recent walks took, for a refused walk's wait. */
+  const durations: number[] = [];
+  const noteDuration = (ms: number) => {
+    durations.push(ms);
+    if (durations.length > 32) durations.shift();
+  };
+  /** Slots held: by running walks, and by walks being opened in one. */
+  let slots = 0;
+  /** A slot freed: the first in line takes it. */
+  const freeSlot = () => {
+    slots--;
+    if (line.length > 0 && slots < walksAtOnce) {
+      slots++;
+      line.shift()?.();
+    }
+  };
+
+  /** Resolves true once a slot is this walk's, false when the wait ran out or was aborted. */
+  function waitForSlot(
+    signal: AbortSignal | undefined,
+  ): Promise<{ ok: true } | { ok: false; position: number }> {
+    return new Promise((resolve) => {
+      const take = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', leave);
+        resolve({ ok: true });
+      };
+      const leave = () => {
+        const position = line.indexOf(take) + 1;
+        if (position > 0) line.splice(position - 1, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', leave);
+        resolve({ ok: false, position });
+      };
+      const timer = setTimeout(leave, queueWaitMs);
+      signal?.addEventListener('abort', leave, { once: true });
+      line.push(take);
+    });
+  }
 
   function openHere<L extends ListKind>(
     list: L,
@@ -133,7 +208,7 @@ export function createWalkRegistry(options: {
     const running = perClient.get(client) ?? 0;
     if (running >= walksPerClient) {
       lease.release();
-      return { ok: false, retryAfterSeconds: 5 };
+      return { ok: false, reason: 'client', retryAfterSeconds: 5 };
     }
     perClient.set(client, running + 1);
     walks++;
@@ -151,13 +226,18 @@ export function createWalkRegistry(options: {
 
     const stop = new AbortController();
     let released = false;
+    let payment: WalkPayment | undefined;
+    const openedAt = performance.now();
     const release = () => {
       if (released) return;
       released = true;
       stop.abort();
       signal?.removeEventListener('abort', release);
       lease.release();
+      payment?.release();
+      noteDuration(performance.now() - openedAt);
       walks--;
+      freeSlot();
       const left = (perClient.get(client) ?? 1) - 1;
       if (left === 0) perClient.delete(client);
       else perClient.set(client, left);
@@ -192,9 +272,20 @@ export function createWalkRegistry(options: {
       stoppedBy: { status: 499, code: 'walk_stopped', detail: 'The walk was stopped.' },
     });
 
+    /** A page through the page source, paid by the walk's reservation when it has one. */
+    const fetchPage = async (continuation: string | null): Promise<PageAnswer> => {
+      const reservation = await payment?.forNextPage();
+      const lookup = { endpoint: list, id, continuation: continuation ?? undefined };
+      return paidBy(reservation, () => pageSource.get(lookup, client));
+    };
+
     const walk: ListWalk<typeof list> = {
       list,
       id,
+      pay(paidWith) {
+        if (released) paidWith.release();
+        else payment = paidWith;
+      },
       progress: () => ({ ...mine }),
       release,
       async next() {
@@ -202,8 +293,7 @@ export function createWalkRegistry(options: {
         if (param === undefined) return finish(after);
         for (;;) {
           if (stop.signal.aborted) return finish(stopped());
-          const lookup = { endpoint: list, id, continuation: param ?? undefined };
-          const answer = await (ahead ?? pageSource.get(lookup, client));
+          const answer = await (ahead ?? fetchPage(param));
           ahead = undefined;
           if (stop.signal.aborted) return finish(stopped());
           if (answer.kind === 'problem') {
@@ -259,7 +349,7 @@ export function createWalkRegistry(options: {
           } else {
             seen.add(next);
             param = next;
-            ahead = pageSource.get({ endpoint: list, id, continuation: next }, client);
+            ahead = fetchPage(next);
           }
           return { done: false, value };
         }
@@ -270,13 +360,46 @@ export function createWalkRegistry(options: {
 
   return {
     open(list, id, client, openOptions = {}) {
-      const opened = (leased: LeaseAnswer) =>
-        leased.ok ? openHere(list, id, client, openOptions, leased.lease) : leased;
-      const leased = leases.acquire(client, `${list} ${id}`);
-      return leased instanceof Promise ? leased.then(opened) : opened(leased);
+      const opened = (leased: LeaseAnswer): WalkOpened<typeof list> =>
+        leased.ok
+          ? openHere(list, id, client, openOptions, leased.lease)
+          : { ok: false, reason: 'client', retryAfterSeconds: leased.retryAfterSeconds };
+      /** The walk in a slot it holds: a refusal frees the slot. */
+      const inSlot = (): WalkOpened<typeof list> | Promise<WalkOpened<typeof list>> => {
+        const settle = (answer: WalkOpened<typeof list>) => {
+          if (!answer.ok) freeSlot();
+          return answer;
+        };
+        const leased = leases.acquire(client, `${list} ${id}`);
+        return leased instanceof Promise
+          ? leased.then(opened).then(settle)
+          : settle(opened(leased));
+      };
+      if (slots < walksAtOnce && line.length === 0) {
+        slots++;
+        return inSlot();
+      }
+      return waitForSlot(openOptions.signal).then((slot) => {
+        // Handed over by the walk that ended, the slot already counted for this one.
+        if (slot.ok) return inSlot();
+        // A fair wait: the walks ahead in line, each about as long as walks have been taking.
+        const typical = durations.length === 0 ? 5_000 : median(durations);
+        const rounds = Math.ceil(Math.max(1, slot.position) / Math.min(walksAtOnce, 1e6));
+        return {
+          ok: false as const,
+          reason: 'busy' as const,
+          position: slot.position,
+          retryAfterSeconds: Math.max(1, Math.ceil((rounds * typical) / 1000)),
+        };
+      });
     },
-    stats: () => ({ lists: lists.size, walks, started, joined }),
+    stats: () => ({ lists: lists.size, walks, started, joined, queued: line.length }),
   };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

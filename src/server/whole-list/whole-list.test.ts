@@ -473,7 +473,11 @@ describe('walks', () => {
   });
 
   it('refuses a walk the hour’s quota cannot cover, with the cost and the wait, before it starts', async () => {
-    const explorer = await serveExplorer({ CATALOGUE_QUOTA_PER_HOUR: '30' });
+    // The client may spend the whole hour: the quota, not its share, is what this is about.
+    const explorer = await serveExplorer({
+      CATALOGUE_QUOTA_PER_HOUR: '30',
+      CLIENT_SHARE_OF_HOUR: '1',
+    });
     const cost = await explorer.get(walkCostPath('playlist', FIXTURE_IDS.playlist5000));
     expect(await cost.json()).toMatchObject({
       pages: 50,
@@ -501,12 +505,23 @@ describe('walks', () => {
   });
 
   it('a channel’s walk goes on while the quota lasts, then ends as an incomplete answer', async () => {
-    const explorer = await serveExplorer({ CATALOGUE_QUOTA_PER_HOUR: '20' });
+    const explorer = await serveExplorer({
+      CATALOGUE_QUOTA_PER_HOUR: '20',
+      CLIENT_SHARE_OF_HOUR: '1',
+    });
+    // Someone else spends 5 of the hour's 20 first: the walk meets the hour's end before its
+    // client's share (the whole hour here) runs out.
+    const other = { headers: { 'X-Forwarded-For': '198.51.100.20' } };
+    const range = await explorer.get(
+      summaryPath('playlist', FIXTURE_IDS.playlist5000, { to: 500 }),
+      other,
+    );
+    expect(range.status).toBe(200);
     const summary = await summaryOf(explorer, 'channel-videos', FIXTURE_IDS.bigChannel);
     expect(summary.complete).toBe(false);
     expect(summary.stoppedBy?.code).toBe('quota_exhausted');
-    expect(summary.pages).toBe(20);
-    expect(summary.count).toBe(20 * 30);
+    expect(summary.pages).toBe(15);
+    expect(summary.count).toBe(15 * 30);
     expect(fixture.upstream.hits()).toBe(20);
   });
 

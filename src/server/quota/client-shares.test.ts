@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { createClientRateLimit } from './client-rate-limit.ts';
+import { createClientShares, withClientShares } from './client-shares.ts';
+
+describe('client shares: the most of the hour one address may spend', () => {
+  it('counts each client apart, refuses past the share, and says when the oldest leave', () => {
+    let now = 1_000_000_000_000;
+    const shares = createClientShares({ perClient: 3, now: () => now });
+    expect(shares.take('a').ok).toBe(true);
+    now += 20 * 60_000;
+    expect([shares.take('a').ok, shares.take('a').ok]).toEqual([true, true]);
+    expect(shares.take('a')).toEqual({ ok: false, retryAfterSeconds: 40 * 60 });
+    expect(shares.take('b').ok).toBe(true);
+    expect(shares.room('a')).toBe(0);
+    now += 40 * 60_000;
+    expect(shares.room('a')).toBe(1);
+  });
+
+  it('reserves a walk up front and gives back what it did not spend', () => {
+    const now = 1_000_000_000_000;
+    const shares = createClientShares({ perClient: 10, now: () => now });
+    const walk = shares.reserve('a', 8);
+    if (!walk.ok) throw new Error('expected a reservation');
+    expect(shares.room('a')).toBe(2);
+    expect(shares.reserve('a', 3)).toMatchObject({ ok: false });
+    expect([walk.take(), walk.take(), walk.take()]).toEqual([true, true, true]);
+    walk.release();
+    expect(shares.room('a')).toBe(7);
+  });
+
+  it('behind the burst allowance, a spent share is told apart from a fast pace', () => {
+    const now = 0;
+    const limit = withClientShares(
+      createClientRateLimit({ burst: 100, perSecond: 1, now: () => now }),
+      createClientShares({ perClient: 2, now: () => now }),
+    );
+    expect([limit.take('a'), limit.take('a')]).toEqual([{ ok: true }, { ok: true }]);
+    expect(limit.take('a')).toMatchObject({ ok: false, limit: 'share' });
+  });
+});

@@ -1,0 +1,192 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIG_CHANNEL_VIDEOS, FIXTURE_IDS, FIXTURE_SIZES } from '../../catalogue/demo-fixtures.ts';
+import { endpoints } from '../../shared/endpoints.ts';
+import { problemSchema } from '../../shared/problem.ts';
+import { exportPath } from '../../shared/whole-list.ts';
+import {
+  startExplorerFixture,
+  type ExplorerFixture,
+} from '../../test-support/explorer-fixture.ts';
+
+// A walk pays before it answers: its quoted lookups are reserved from the hour and from its
+// client's share (walk-payment.ts), so an export that starts always ends with the whole list,
+// and one the hour cannot cover is refused before its first byte. Over real HTTP, the explorer
+// in front of the embedded catalogue behind the counting proxy.
+
+let fixture: ExplorerFixture;
+
+beforeAll(async () => {
+  fixture = await startExplorerFixture();
+});
+
+afterEach(() => fixture.reset());
+
+afterAll(() => fixture.close());
+
+const serveExplorer = (env: Record<string, string>) =>
+  fixture.serve({ STATIC_ROOT: 'no-such-build', TRUST_PROXY: 'true', ...env });
+
+const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
+
+/** The rows of a CSV export (its header line left out). */
+const rowsOf = async (response: Response) =>
+  (parseCsv(await response.text(), { bom: true, columns: true }) as unknown[]).length;
+
+const problemOf = async (response: Response) =>
+  problemSchema.passthrough().parse(await response.json()) as ReturnType<
+    typeof problemSchema.parse
+  > & { cost?: { lookups: number | null } };
+
+describe('walks reserve what they were quoted', () => {
+  it('ten exports that fit the hour together all complete; an eleventh is refused up front with its cost (20 runs)', async () => {
+    // Each page takes a while, so the ten walks are still running when the eleventh asks.
+    await fixture.setFaults({ latencyMs: 200 });
+    const list = FIXTURE_IDS.playlist101;
+    for (let run = 0; run < 20; run++) {
+      // The first page (one lookup, shared) and each walk's one more page: 11.
+      const explorer = await serveExplorer({
+        CATALOGUE_QUOTA_PER_HOUR: '11',
+        CLIENT_SHARE_OF_HOUR: '1',
+        WALKS_AT_ONCE: '10',
+      });
+      try {
+        const exports = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            explorer.get(exportPath('playlist', list, 'csv'), from(`198.51.100.${i + 1}`)),
+          ),
+        );
+        expect(exports.map((r) => r.status)).toEqual(Array(10).fill(200));
+        const eleventh = await explorer.get(
+          exportPath('playlist', list, 'csv'),
+          from('198.51.100.99'),
+        );
+        expect(eleventh.status).toBe(429);
+        expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(await problemOf(eleventh)).toMatchObject({
+          code: 'quota_exhausted',
+          cost: { lookups: 1 },
+        });
+        const rows = await Promise.all(exports.map(rowsOf));
+        expect(rows).toEqual(Array(10).fill(FIXTURE_SIZES[list]));
+      } finally {
+        await explorer.close();
+      }
+    }
+  }, 60_000);
+
+  it('of two exports that each fit what is left but not together, neither is cut off (20 runs)', async () => {
+    const list = FIXTURE_IDS.playlist5000;
+    const outcomes = new Set<string>();
+    for (let run = 0; run < 20; run++) {
+      // The first page, one walk's 49 more, and 10 to spare: not two walks' 98.
+      const explorer = await serveExplorer({
+        CATALOGUE_QUOTA_PER_HOUR: '60',
+        CLIENT_SHARE_OF_HOUR: '1',
+      });
+      try {
+        const answers = await Promise.all(
+          ['198.51.100.1', '198.51.100.2'].map((address) =>
+            explorer.get(exportPath('playlist', list, 'csv'), from(address)),
+          ),
+        );
+        const statuses = answers.map((r) => r.status).sort();
+        outcomes.add(statuses.join(' '));
+        for (const answer of answers) {
+          if (answer.status === 200) {
+            expect(await rowsOf(answer)).toBe(FIXTURE_SIZES[list]);
+          } else {
+            expect(answer.status).toBe(429);
+            expect(await problemOf(answer)).toMatchObject({
+              code: 'quota_exhausted',
+              cost: { lookups: 49 },
+            });
+          }
+        }
+        // One of them at least, whichever came first; both when the second found the pages
+        // in the cache (a walk after another costs nothing).
+        expect(statuses[0]).toBe(200);
+      } finally {
+        await explorer.close();
+      }
+    }
+    expect([...outcomes].every((o) => o === '200 429' || o === '200 200')).toBe(true);
+  }, 60_000);
+});
+
+describe('walks at once', () => {
+  it('past the cap a walk waits in line for a free slot, then runs to its end', async () => {
+    await fixture.setFaults({ latencyMs: 100 });
+    const explorer = await serveExplorer({ WALKS_AT_ONCE: '1' });
+    const started = performance.now();
+    const [first, second] = await Promise.all([
+      explorer.get(exportPath('playlist', FIXTURE_IDS.playlist101, 'csv'), from('198.51.100.1')),
+      explorer
+        .get(exportPath('playlist', FIXTURE_IDS.playlist100, 'csv'), from('198.51.100.2'))
+        .then((response) => ({ response, at: performance.now() - started })),
+    ]);
+    const firstRows = await rowsOf(first);
+    const firstDone = performance.now() - started;
+    expect(firstRows).toBe(FIXTURE_SIZES[FIXTURE_IDS.playlist101]);
+    expect(second.response.status).toBe(200);
+    expect(await rowsOf(second.response)).toBe(FIXTURE_SIZES[FIXTURE_IDS.playlist100]);
+    // The second answered once the first had ended: its first page, then its page 2, came
+    // after the first's two.
+    expect(second.at).toBeGreaterThanOrEqual(firstDone - 50);
+  });
+});
+
+describe('each client has a share of the hour', () => {
+  it('in the default configuration, the big channel’s export runs at once, and the same client reads on', async () => {
+    const explorer = await serveExplorer({});
+    const client = from('198.51.100.7');
+    const started = performance.now();
+    const exported = await explorer.get(
+      exportPath('channel-videos', FIXTURE_IDS.bigChannel, 'csv'),
+      client,
+    );
+    expect(exported.status).toBe(200);
+    expect(await rowsOf(exported)).toBe(BIG_CHANNEL_VIDEOS);
+    // Paced by the allowance for stray scripts (60, then 2 a second), its 334 lookups took over
+    // two minutes; paid for up front, they go at the upstream's speed.
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(fixture.upstream.hits()).toBe(334);
+    const next = await explorer.get(
+      `${endpoints.playlist.path}?id=${FIXTURE_IDS.playlist100}`,
+      client,
+    );
+    expect(next.status).toBe(200);
+  }, 60_000);
+
+  it('a client reading steadily stops at its share and is told how long to wait', async () => {
+    // A tenth of 40: four lookups an hour for each address.
+    const explorer = await serveExplorer({
+      CATALOGUE_QUOTA_PER_HOUR: '40',
+      CLIENT_RATE_LIMIT_BURST: '1000',
+      CLIENT_RATE_LIMIT_PER_SECOND: '1000',
+    });
+    const reader = (address: string, id: string) =>
+      explorer.get(`${endpoints.playlist.path}?id=${id}`, from(address));
+    const ids = [
+      FIXTURE_IDS.playlist100,
+      FIXTURE_IDS.playlist101,
+      FIXTURE_IDS.playlist5000,
+      FIXTURE_IDS.playlistEmpty,
+    ];
+    for (const id of ids) expect((await reader('198.51.100.8', id)).status).toBe(200);
+    const channel = await explorer.get(
+      `${endpoints['channel-videos'].path}?id=${FIXTURE_IDS.smallChannel}`,
+      from('198.51.100.8'),
+    );
+    expect(channel.status).toBe(429);
+    expect(Number(channel.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await problemOf(channel)).code).toBe('share_exhausted');
+    // Pages already read cost nothing, and another address has its own share.
+    expect((await reader('198.51.100.8', FIXTURE_IDS.playlist100)).status).toBe(200);
+    const other = await explorer.get(
+      `${endpoints['channel-videos'].path}?id=${FIXTURE_IDS.smallChannel}`,
+      from('198.51.100.9'),
+    );
+    expect(other.status).toBe(200);
+  });
+});
