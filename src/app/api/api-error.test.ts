@@ -39,6 +39,15 @@ describe('describeProblem', () => {
     expect(describeProblem(http(429, 'rate_limited'), 'playlist', 'PLx').detail).toContain(
       'Wait a moment',
     );
+    expect(describeProblem(http(429, 'share_exhausted', 1200), 'playlist', 'PLx')).toMatchObject({
+      title: 'Your share of the hour is used up',
+      canRetry: true,
+      retryAfter: 1200,
+    });
+    expect(describeProblem(http(503, 'walks_busy', 8), 'playlist', 'PLx')).toMatchObject({
+      title: 'The server is busy',
+      retryAfter: 8,
+    });
   });
 
   it('offers a retry for server trouble and network failures', () => {

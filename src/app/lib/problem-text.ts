@@ -103,6 +103,20 @@ export function describeProblem(error: unknown, subject: Subject, id: string): P
         title: 'Hourly quota used up',
         detail: `The explorer has used its hourly allowance of catalogue requests.${wait !== null ? '' : ' Try again later.'}`,
       };
+    case 'share_exhausted':
+      return {
+        ...base,
+        retryAfter: wait,
+        title: 'Your share of the hour is used up',
+        detail: `Each reader may spend a part of the explorer’s hourly catalogue requests, and yours is spent.${wait !== null ? '' : ' Try again later.'}`,
+      };
+    case 'walks_busy':
+      return {
+        ...base,
+        retryAfter: wait,
+        title: 'The server is busy',
+        detail: 'The server is reading as many whole lists as it may at once.',
+      };
     case 'rate_limited':
     case 'upstream_rate_limited':
       return rateLimited(wait);
