@@ -29,6 +29,8 @@ const env = () => ({
   CATALOGUE_QUOTA_PER_HOUR: String(BUDGET),
   CLIENT_RATE_LIMIT_BURST: '1000',
   CLIENT_RATE_LIMIT_PER_SECOND: '1000',
+  // One client spends the whole hour here: its share is the hour.
+  CLIENT_SHARE_OF_HOUR: '1',
 });
 
 /** Follows the 5,000-video playlist's chain for `pages` pages, each a lookup the cache lacks. */

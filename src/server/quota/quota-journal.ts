@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
 
 // The hour's spending on disk, for a process alone (no Redis): every call a budget lets through
 // is written before it is made, so a restart, a deploy or a crash (SIGKILL included) starts
@@ -25,10 +24,7 @@ export interface QuotaJournal {
   close(): void;
 }
 
-export interface JournalLogger {
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type JournalLogger = StateLogger;
 
 /** The journal's file in STATE_DIR. */
 export const QUOTA_JOURNAL_FILE = 'explorer-state.sqlite';
@@ -47,60 +43,31 @@ export function openQuotaJournal(
   logger: JournalLogger,
   now: () => number = Date.now,
 ): QuotaJournal | null {
-  try {
-    return openAt(path, logger, now);
-  } catch (error) {
-    const aside = existsSync(path) ? `${path}.broken-${now()}` : null;
-    if (aside !== null) {
-      try {
-        renameSync(path, aside);
-        for (const extra of ['-wal', '-shm'])
-          if (existsSync(path + extra)) renameSync(path + extra, aside + extra);
-      } catch {
-        // Moving it failed too: still run, in memory.
-      }
-    }
-    logger.error(
-      { err: error, path, movedTo: aside },
-      'the quota journal cannot be used: the hour is kept in memory only',
-    );
-    // A fresh file where the broken one was, so that the next hour is kept again.
-    if (aside === null) return null;
-    try {
-      return openAt(path, logger, now);
-    } catch {
-      return null;
-    }
-  }
+  const db = openStateDatabase(
+    path,
+    `CREATE TABLE IF NOT EXISTS budget_calls (
+       budget TEXT NOT NULL,
+       second INTEGER NOT NULL,
+       calls INTEGER NOT NULL,
+       PRIMARY KEY (budget, second)
+     ) WITHOUT ROWID;
+     CREATE TABLE IF NOT EXISTS budget_pause (
+       budget TEXT PRIMARY KEY,
+       until_ms INTEGER NOT NULL
+     ) WITHOUT ROWID;`,
+    { name: 'the quota journal', without: 'the hour is kept in memory only' },
+    logger,
+    now,
+  );
+  return db === null ? null : journalOver(db, path, logger, now);
 }
 
-function openAt(path: string, logger: JournalLogger, now: () => number): QuotaJournal {
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
-  try {
-    db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      PRAGMA busy_timeout = 1000;
-      CREATE TABLE IF NOT EXISTS budget_calls (
-        budget TEXT NOT NULL,
-        second INTEGER NOT NULL,
-        calls INTEGER NOT NULL,
-        PRIMARY KEY (budget, second)
-      ) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS budget_pause (
-        budget TEXT PRIMARY KEY,
-        until_ms INTEGER NOT NULL
-      ) WITHOUT ROWID;
-    `);
-    // Reads every page of the tables: a damaged file says so now, not mid-hour.
-    const check = db.prepare('PRAGMA quick_check').get() as { quick_check?: string } | undefined;
-    if (check?.quick_check !== 'ok') throw new Error(`quick_check: ${check?.quick_check}`);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-
+function journalOver(
+  db: DatabaseSync,
+  path: string,
+  logger: JournalLogger,
+  now: () => number,
+): QuotaJournal {
   const add = db.prepare(
     `INSERT INTO budget_calls (budget, second, calls) VALUES (?, ?, ?)
      ON CONFLICT (budget, second) DO UPDATE SET calls = calls + excluded.calls`,
