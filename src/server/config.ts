@@ -58,6 +58,8 @@ const schema = z.object({
   // loading (routes/app-pages.ts); link previews, crawlers and monitors wait up to a second.
   FIRST_PAINT_WAIT_MS: int(0, 1_000, 50),
   CACHE_MAX_BYTES: int(0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024),
+  // Without Redis, the pages fetched are also kept in STATE_DIR, up to this many bytes (0: off).
+  DISK_CACHE_MAX_BYTES: int(0, Number.MAX_SAFE_INTEGER, 256 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: int(100, 120_000, 10_000),
   UPSTREAM_RETRIES: int(0, 2, 2),
   // When the upstream fails (page-source.ts): a failing page's back-off, the breaker over all
@@ -153,6 +155,8 @@ export interface ServerConfig {
   /** How long a person's navigation waits for a list's first page (routes/app-pages.ts). */
   firstPaintWaitMs: number;
   cacheMaxBytes: number;
+  /** The pages kept in STATE_DIR (without Redis), in bytes; 0: none. */
+  diskCacheMaxBytes: number;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
   /** How failures back off (page-source.ts, failure-backoff.ts, upstream/breaker.ts). */
@@ -327,6 +331,7 @@ export function readServerConfig(
     },
     firstPaintWaitMs: e.FIRST_PAINT_WAIT_MS,
     cacheMaxBytes: e.CACHE_MAX_BYTES,
+    diskCacheMaxBytes: e.DISK_CACHE_MAX_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamRetries: e.UPSTREAM_RETRIES,
     failures: {
@@ -434,6 +439,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     renderRateLimit: config.renderRateLimit,
     firstPaintWaitMs: config.firstPaintWaitMs,
     cacheMaxBytes: config.cacheMaxBytes,
+    diskCacheMaxBytes: config.diskCacheMaxBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamRetries: config.upstreamRetries,
     failures: config.failures,

@@ -26,6 +26,7 @@ import { createSharedState } from '../shared-state/shared-state.ts';
 import { createLocalState, type DeploymentState } from '../shared-state/deployment-state.ts';
 import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
+import { openDiskPages, PAGES_FILE } from '../pages/disk-pages.ts';
 import { openQuotaJournal, QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import {
@@ -73,7 +74,8 @@ export async function startExplorer(
   );
   // With REDIS_URL, the replicas share quota, allowances, pages, walks and breaker openings
   // through Redis; without it, this process keeps them in its own memory, the hour's spending
-  // also on disk (STATE_DIR, quota/quota-journal.ts) to outlive it. Chosen here, once.
+  // and the pages it fetched also on disk (STATE_DIR: quota/quota-journal.ts,
+  // pages/disk-pages.ts) to outlive it. Chosen here, once.
   const state: DeploymentState =
     config.redis === null
       ? createLocalState({
@@ -82,6 +84,13 @@ export async function startExplorer(
             config.stateDir === null
               ? null
               : openQuotaJournal(join(config.stateDir, QUOTA_JOURNAL_FILE), logger),
+          pages:
+            config.stateDir === null || config.diskCacheMaxBytes === 0
+              ? null
+              : openDiskPages(join(config.stateDir, PAGES_FILE), {
+                  maxBytes: config.diskCacheMaxBytes,
+                  logger,
+                }),
         })
       : createSharedState({
           config: config.redis,

@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { DiskPages } from '../pages/disk-pages.ts';
 import type { SecondLevel } from '../pages/second-level.ts';
 import { NO_SECOND_LEVEL } from '../pages/second-level.ts';
 import { createClientRateLimit, type ClientRateLimit } from '../quota/client-rate-limit.ts';
@@ -37,11 +38,14 @@ export interface LocalStateSettings {
   clientRateLimit: { burst: number; perSecond: number };
   /** Where the budgets' calls are written, to outlive the process; null: memory only. */
   journal?: QuotaJournal | null;
+  /** Where the pages fetched are kept, to outlive the process; null: memory only. */
+  pages?: DiskPages | null;
 }
 
 /**
  * A process alone: everything in its own memory, answered at once; with a journal, the budgets'
- * calls are also written to disk as they are let through, and read back at start.
+ * calls are also written to disk as they are let through, and read back at start, and with a
+ * page store the pages fetched are kept there too (pages/disk-pages.ts).
  */
 export function createLocalState(settings: LocalStateSettings): DeploymentState {
   const journal = settings.journal ?? null;
@@ -51,7 +55,7 @@ export function createLocalState(settings: LocalStateSettings): DeploymentState 
       journal: journal?.budget('quota'),
     }),
     clientRateLimit: createClientRateLimit(settings.clientRateLimit),
-    secondLevel: NO_SECOND_LEVEL,
+    secondLevel: settings.pages ?? NO_SECOND_LEVEL,
     walkLeases: LOCAL_WALK_LEASES,
     budget: (name, perHour) =>
       createQuotaGuard({ budgetPerHour: perHour, journal: journal?.budget(name) }),
@@ -60,6 +64,7 @@ export function createLocalState(settings: LocalStateSettings): DeploymentState 
     registerMetrics() {},
     close: () => {
       journal?.close();
+      settings.pages?.close();
       return Promise.resolve();
     },
   };

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
-import { QUOTA_JOURNAL_FILE } from './quota-journal.ts';
+import { PAGES_FILE } from '../pages/disk-pages.ts';
+import { QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
 
-// The hour's spending across restarts, as an operator meets it: `node src/server/index.ts`
-// killed outright (SIGKILL, as a crash or an impatient orchestrator would) and started again
-// on the same STATE_DIR, in front of an upstream that counts the calls it gets.
+// STATE_DIR across restarts, as an operator meets it: `node src/server/index.ts` killed outright
+// (SIGKILL, as a crash or an impatient orchestrator would) and started again on the same folder,
+// in front of an upstream that counts the calls it gets: the hour's spending, and the pages.
 
 let fixture: ExplorerFixture;
 let stateDir: string;
@@ -52,20 +53,30 @@ async function remaining(url: string): Promise<number> {
   return ((await response.json()) as { quota: { remaining: number } }).quota.remaining;
 }
 
+/** Stops `child` at once, as a crash would; a request first, so that what it answered is written. */
+async function crash(child: ReturnType<ExplorerFixture['spawn']>, url: string): Promise<void> {
+  // The pages' writes follow each answer in the same turn of the event loop: this answer
+  // comes after them.
+  expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  child.child.kill('SIGKILL');
+  await child.exited;
+}
+
 describe('the hour kept on disk', () => {
   it('spend 12 lookups, SIGKILL the server, start it again: the hour still counts them', async () => {
     stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
     const first = fixture.spawn(env());
-    await readPages(await first.listening(), 12);
+    const before = await first.listening();
+    await readPages(before, 12);
     expect(fixture.upstream.hits()).toBe(12);
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first, before);
 
     const again = fixture.spawn(env());
     const url = await again.listening();
     expect(await remaining(url)).toBe(BUDGET - 12 - 1);
-    // And it holds: the rest of the hour, then the explorer's own 429, with no call made.
-    await readPages(url, BUDGET - 13);
+    // And it holds: the rest of the hour (the first 12 pages come from those kept on disk,
+    // free), then the explorer's own 429, with no call made.
+    await readPages(url, 12 + BUDGET - 13);
     const past = await fetch(`${url}/api/v1/channel-videos?id=${FIXTURE_IDS.smallChannel}`);
     expect(past.status).toBe(429);
     expect(fixture.upstream.hits()).toBe(BUDGET);
@@ -87,12 +98,52 @@ describe('the hour kept on disk', () => {
     const files = readdirSync(stateDir);
     expect(files.some((name) => name.startsWith(`${QUOTA_JOURNAL_FILE}.broken-`))).toBe(true);
     // A fresh journal took its place, and keeps the hour from now on: after a restart, the
-    // lookup made before and the cost's own first page (the new process's cache is cold).
+    // lookup made before (the cost's first page is that page, kept on disk).
     expect(existsSync(join(stateDir, QUOTA_JOURNAL_FILE))).toBe(true);
-    child.child.kill('SIGKILL');
-    await child.exited;
+    await crash(child, url);
     const again = fixture.spawn(env());
-    expect(await remaining(await again.listening())).toBe(BUDGET - 2);
+    expect(await remaining(await again.listening())).toBe(BUDGET - 1);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+});
+
+describe('the pages kept on disk', () => {
+  it('a page read before a SIGKILL is served after the restart without an upstream call', async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    const first = fixture.spawn(env());
+    const url = await first.listening();
+    await readPages(url, 5);
+    expect(fixture.upstream.hits()).toBe(5);
+    await crash(first, url);
+
+    const again = fixture.spawn(env());
+    const warm = await again.listening();
+    await readPages(warm, 5);
+    expect(fixture.upstream.hits()).toBe(5);
+    // The sixth page was never read: that one is asked for.
+    await readPages(warm, 6);
+    expect(fixture.upstream.hits()).toBe(6);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('a page store that is not a database is moved aside, said so, and the server serves', async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    writeFileSync(join(stateDir, PAGES_FILE), 'not a database either '.repeat(300));
+    const child = fixture.spawn(env());
+    const url = await child.listening();
+    await readPages(url, 2);
+    expect(fixture.upstream.hits()).toBe(2);
+    expect(child.stdout()).toContain('the page store cannot be used');
+    expect(readdirSync(stateDir).some((name) => name.startsWith(`${PAGES_FILE}.broken-`))).toBe(
+      true,
+    );
+    // The fresh store in its place keeps pages from now on.
+    await crash(child, url);
+    const again = fixture.spawn(env());
+    await readPages(await again.listening(), 2);
+    expect(fixture.upstream.hits()).toBe(2);
     again.child.kill('SIGTERM');
     await again.exited;
   });

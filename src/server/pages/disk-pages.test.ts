@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { etagOf } from '../http/representation.ts';
+import { openDiskPages, PAGES_FILE, type DiskPages } from './disk-pages.ts';
+import type { StoredPage } from './page-entry.ts';
+
+let dir: string;
+const opened: DiskPages[] = [];
+const logged: string[] = [];
+const logger = {
+  warn: (_: object, msg?: string) => logged.push(`warn ${msg}`),
+  error: (_: object, msg?: string) => logged.push(`error ${msg}`),
+};
+
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  rmSync(dir, { recursive: true, force: true });
+  logged.length = 0;
+});
+
+function open(maxBytes = 1 << 20, now = () => 1_000_000) {
+  dir ??= mkdtempSync(join(tmpdir(), 'disk-pages-'));
+  const store = openDiskPages(join(dir, PAGES_FILE), { maxBytes, logger, now });
+  if (store === null) throw new Error('expected a store');
+  opened.push(store);
+  return store;
+}
+
+function page(text: string, freshUntil = 2_000_000): StoredPage {
+  const body = Buffer.from(JSON.stringify({ items: [text], continuation: null }));
+  return {
+    kind: 'page',
+    body,
+    etag: etagOf(body),
+    freshUntil,
+    staleUntil: freshUntil + 1000,
+    encoded: {},
+    encodedBytes: 0,
+  };
+}
+
+describe('pages on disk', () => {
+  it('keeps what was stored across a reopen, byte for byte, with its freshness', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'disk-pages-'));
+    const first = open();
+    first.store('playlist PL1 ', page('one'), 60_000);
+    // Before the write: served from what is pending.
+    expect(first.entry('playlist PL1 ')).toMatchObject({ kind: 'page', freshUntil: 2_000_000 });
+    await nextTurn();
+    opened.pop()?.close();
+    const again = open();
+    const read = again.read('playlist PL1 ') as { entry?: StoredPage };
+    expect(read.entry?.body.toString()).toBe(page('one').body.toString());
+    expect(read.entry?.etag).toBe(page('one').etag);
+    expect(again.stats()).toMatchObject({ entries: 1 });
+  });
+
+  it('never serves a damaged page: it is dropped and said so', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'disk-pages-'));
+    const store = open();
+    store.store('k', page('good'), 60_000);
+    await nextTurn();
+    // Another hand flips bytes inside the stored body.
+    const raw = new DatabaseSync(join(dir, PAGES_FILE));
+    raw.exec(`UPDATE pages SET entry = CAST(replace(entry, 'good', 'evil') AS BLOB)`);
+    raw.close();
+    expect(store.entry('k')).toBeUndefined();
+    expect(logged).toEqual(['warn a damaged page in the page store was dropped']);
+    expect(store.stats().entries).toBe(0);
+  });
+
+  it('forgets what has expired, and past its limit drops the least recently used', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'disk-pages-'));
+    let now = 1_000_000;
+    const store = open(4_000, () => now);
+    store.store('expiring', page('x'), 10);
+    await nextTurn();
+    now += 20;
+    expect(store.entry('expiring')).toBeUndefined();
+    for (let i = 0; i < 60; i++) {
+      store.store(`page ${i}`, page(`item ${i}`.repeat(4)), 60_000);
+      now += 1;
+      await nextTurn();
+    }
+    const { bytes, entries } = store.stats();
+    expect(bytes).toBeLessThanOrEqual(4_000);
+    expect(entries).toBeLessThan(60);
+    expect(store.entry('page 59')).toBeDefined();
+    expect(store.entry('page 0')).toBeUndefined();
+  });
+});

@@ -1,0 +1,217 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
+import { etagOf } from '../http/representation.ts';
+import { decodeEntry, encodeEntry } from './entry-codec.ts';
+import type { PageCacheEntry } from './page-entry.ts';
+import type { SecondLevel, SecondLevelRead } from './second-level.ts';
+
+// The page cache's second level for a process alone: the pages it fetched, on disk in STATE_DIR,
+// so that after a restart, a deploy or a crash readers meet warm pages at once (fresh, or stale
+// and revalidated, by the same rules as in memory) instead of waiting for the upstream, and link
+// previews still find the pages they name items from. Memory keeps the hot set
+// (CACHE_MAX_BYTES); the disk keeps more (DISK_CACHE_MAX_BYTES), the least recently used going
+// first when it is full.
+//
+// Reads are synchronous (node:sqlite), a lookup by key, so the page source still decides without
+// yielding. Writes are batched into one transaction after the answer has gone (setImmediate),
+// off the reader's path; a read meets a pending write first. Every page read back is checked
+// against its own validator (a hash of its bytes) before it is served: a damaged row is dropped,
+// never sent. A store that fails mid-run (disk full, file gone) is reported once and the process
+// goes on from memory and the upstream.
+
+export const PAGES_FILE = 'explorer-pages.sqlite';
+
+export interface DiskPages extends SecondLevel {
+  stats(): { entries: number; bytes: number; hits: number; failed: boolean };
+  /** Writes what is pending, then closes the file. */
+  close(): void;
+}
+
+const NOTHING: SecondLevelRead = { fetching: false };
+
+/** A page's last use is written back at most this often (a read is not a write each time). */
+const TOUCH_EVERY_MS = 60_000;
+/** When full, the least recently used go until the store is this far below its limit. */
+const EVICT_TO = 0.9;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS pages (
+    key TEXT PRIMARY KEY,
+    entry BLOB NOT NULL,
+    bytes INTEGER NOT NULL,
+    expires_ms INTEGER NOT NULL,
+    used_ms INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS pages_by_use ON pages (used_ms);
+`;
+
+interface Row {
+  entry: Uint8Array;
+  expires_ms: number;
+  used_ms: number;
+}
+
+/** Opens (or creates) the store at `path`; null when no usable file can be had (logged). */
+export function openDiskPages(
+  path: string,
+  options: { maxBytes: number; logger: StateLogger; now?: () => number },
+): DiskPages | null {
+  const { maxBytes, logger, now = Date.now } = options;
+  const db = openStateDatabase(
+    path,
+    SCHEMA,
+    { name: 'the page store', without: 'pages are kept in memory only' },
+    logger,
+    now,
+  );
+  return db === null ? null : diskPagesOver(db, path, maxBytes, logger, now);
+}
+
+function diskPagesOver(
+  db: DatabaseSync,
+  path: string,
+  maxBytes: number,
+  logger: StateLogger,
+  now: () => number,
+): DiskPages {
+  const get = db.prepare('SELECT entry, expires_ms, used_ms FROM pages WHERE key = ?');
+  const sizeOf = db.prepare('SELECT bytes FROM pages WHERE key = ?');
+  const put = db.prepare(
+    `INSERT INTO pages (key, entry, bytes, expires_ms, used_ms) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET entry = excluded.entry, bytes = excluded.bytes,
+       expires_ms = excluded.expires_ms, used_ms = excluded.used_ms`,
+  );
+  const touch = db.prepare('UPDATE pages SET used_ms = ? WHERE key = ?');
+  const drop = db.prepare('DELETE FROM pages WHERE key = ?');
+  const dropExpired = db.prepare('DELETE FROM pages WHERE expires_ms <= ?');
+  const leastUsed = db.prepare('SELECT key, bytes FROM pages ORDER BY used_ms LIMIT 256');
+  const totals = db.prepare(
+    'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS entries FROM pages',
+  );
+
+  let { bytes, entries } = totals.get() as { bytes: number; entries: number };
+  let hits = 0;
+  let failed = false;
+  /** Entries stored and not yet written, by key. */
+  const pending = new Map<string, { entry: PageCacheEntry; expires: number }>();
+  let flushing: NodeJS.Immediate | undefined;
+
+  /** Any failure stops the store for good: memory and the upstream serve on. */
+  const fail = (error: unknown) => {
+    if (failed) return;
+    failed = true;
+    pending.clear();
+    logger.error({ err: error, path }, 'the page store stopped: pages are kept in memory only');
+  };
+  const run = <T>(work: () => T): T | undefined => {
+    if (failed) return undefined;
+    try {
+      return work();
+    } catch (error) {
+      fail(error);
+      return undefined;
+    }
+  };
+
+  const remove = (key: string) => {
+    const size = sizeOf.get(key) as { bytes: number } | undefined;
+    if (size === undefined) return;
+    drop.run(key);
+    bytes -= size.bytes;
+    entries--;
+  };
+
+  /** Back under the limit: the expired first, then the least recently used. */
+  const evict = (at: number) => {
+    if (bytes <= maxBytes) return;
+    dropExpired.run(at);
+    ({ bytes, entries } = totals.get() as { bytes: number; entries: number });
+    while (bytes > maxBytes * EVICT_TO) {
+      const victims = leastUsed.all() as Array<{ key: string; bytes: number }>;
+      if (victims.length === 0) break;
+      for (const victim of victims) {
+        drop.run(victim.key);
+        bytes -= victim.bytes;
+        entries--;
+        if (bytes <= maxBytes * EVICT_TO) break;
+      }
+    }
+  };
+
+  const flush = () => {
+    flushing = undefined;
+    if (pending.size === 0) return;
+    const batch = [...pending];
+    pending.clear();
+    run(() => {
+      const at = now();
+      db.exec('BEGIN');
+      try {
+        for (const [key, { entry, expires }] of batch) {
+          const encoded = encodeEntry(entry);
+          const old = sizeOf.get(key) as { bytes: number } | undefined;
+          put.run(key, encoded, encoded.length, expires, at);
+          bytes += encoded.length - (old?.bytes ?? 0);
+          if (old === undefined) entries++;
+        }
+        evict(at);
+        db.exec('COMMIT');
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  };
+
+  /** What the store holds for `key` and may serve: unexpired, and its bytes its own. */
+  const lookUp = (key: string): PageCacheEntry | undefined => {
+    const at = now();
+    const waiting = pending.get(key);
+    if (waiting !== undefined) return waiting.expires > at ? waiting.entry : undefined;
+    return run(() => {
+      const row = get.get(key) as Row | undefined;
+      if (row === undefined) return undefined;
+      if (row.expires_ms <= at) {
+        remove(key);
+        return undefined;
+      }
+      const entry =
+        row.entry instanceof Uint8Array
+          ? decodeEntry(Buffer.from(row.entry.buffer, row.entry.byteOffset, row.entry.length))
+          : undefined;
+      if (entry === undefined || (entry.kind === 'page' && etagOf(entry.body) !== entry.etag)) {
+        logger.warn({ path, key }, 'a damaged page in the page store was dropped');
+        remove(key);
+        return undefined;
+      }
+      if (at - row.used_ms >= TOUCH_EVERY_MS) touch.run(at, key);
+      return entry;
+    });
+  };
+
+  return {
+    read(key) {
+      const entry = lookUp(key);
+      return entry === undefined ? NOTHING : { entry, fetching: false };
+    },
+    entry: lookUp,
+    claim: () => true,
+    waitFor: () => Promise.resolve(NOTHING),
+    store(key, entry, ttlMs) {
+      if (failed || maxBytes <= 0) return;
+      pending.set(key, { entry, expires: now() + ttlMs });
+      flushing ??= setImmediate(flush);
+    },
+    release() {},
+    countHit() {
+      hits++;
+    },
+    countMerged() {},
+    stats: () => ({ entries, bytes, hits, failed }),
+    close() {
+      if (flushing !== undefined) clearImmediate(flushing);
+      flush();
+      db.close();
+    },
+  };
+}
