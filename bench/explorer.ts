@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFlags } from '../src/test-support/start-flags.ts';
 import { freePort, SERVER_CORE, startChild, type Child } from './processes.ts';
 
 // The explorer server as users run it (`node src/server/index.ts`, after `npm run build`),
@@ -33,7 +34,7 @@ export async function startExplorer(
     SERVER_CORE,
     process.execPath,
     // The flags of `npm start` (package.json), so that memory figures are the server's own.
-    ['--enable-source-maps', '--max-semi-space-size=8', 'src/server/index.ts'],
+    [...startFlags(), 'src/server/index.ts'],
     {
       PORT: String(port),
       HOST: '127.0.0.1',

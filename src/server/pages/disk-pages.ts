@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
 import { etagOf } from '../http/representation.ts';
 import { decodeEntry, encodeEntry } from './entry-codec.ts';
+import { rightSized } from './memory-cost.ts';
 import type { PageCacheEntry } from './page-entry.ts';
 import type { SecondLevel, SecondLevelRead } from './second-level.ts';
 
@@ -34,6 +35,8 @@ const TOUCH_EVERY_MS = 60_000;
 /** When full, the least recently used go until the store is this far below its limit. */
 const EVICT_TO = 0.9;
 
+// The store's size is kept by triggers beside the pages, so that neither a write nor an
+// eviction has to read a row back to know what it changed.
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS pages (
     key TEXT PRIMARY KEY,
@@ -43,6 +46,22 @@ const SCHEMA = `
     used_ms INTEGER NOT NULL
   );
   CREATE INDEX IF NOT EXISTS pages_by_use ON pages (used_ms);
+  CREATE TABLE IF NOT EXISTS totals (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    bytes INTEGER NOT NULL,
+    entries INTEGER NOT NULL
+  );
+  INSERT OR IGNORE INTO totals (id, bytes, entries)
+    SELECT 1, coalesce(sum(bytes), 0), count(*) FROM pages;
+  CREATE TRIGGER IF NOT EXISTS pages_added AFTER INSERT ON pages BEGIN
+    UPDATE totals SET bytes = bytes + new.bytes, entries = entries + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS pages_replaced AFTER UPDATE OF bytes ON pages BEGIN
+    UPDATE totals SET bytes = bytes - old.bytes + new.bytes;
+  END;
+  CREATE TRIGGER IF NOT EXISTS pages_dropped AFTER DELETE ON pages BEGIN
+    UPDATE totals SET bytes = bytes - old.bytes, entries = entries - 1;
+  END;
 `;
 
 interface Row {
@@ -75,7 +94,6 @@ function diskPagesOver(
   now: () => number,
 ): DiskPages {
   const get = db.prepare('SELECT entry, expires_ms, used_ms FROM pages WHERE key = ?');
-  const sizeOf = db.prepare('SELECT bytes FROM pages WHERE key = ?');
   const put = db.prepare(
     `INSERT INTO pages (key, entry, bytes, expires_ms, used_ms) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET entry = excluded.entry, bytes = excluded.bytes,
@@ -84,12 +102,11 @@ function diskPagesOver(
   const touch = db.prepare('UPDATE pages SET used_ms = ? WHERE key = ?');
   const drop = db.prepare('DELETE FROM pages WHERE key = ?');
   const dropExpired = db.prepare('DELETE FROM pages WHERE expires_ms <= ?');
-  const leastUsed = db.prepare('SELECT key, bytes FROM pages ORDER BY used_ms LIMIT 256');
-  const totals = db.prepare(
-    'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS entries FROM pages',
-  );
+  const leastUsed = db.prepare('SELECT key FROM pages ORDER BY used_ms LIMIT 256');
+  const totals = db.prepare('SELECT bytes, entries FROM totals');
+  const measured = () => totals.get() as { bytes: number; entries: number };
 
-  let { bytes, entries } = totals.get() as { bytes: number; entries: number };
+  let { bytes, entries } = measured();
   let hits = 0;
   let failed = false;
   /** Entries stored and not yet written, by key. */
@@ -114,25 +131,21 @@ function diskPagesOver(
   };
 
   const remove = (key: string) => {
-    const size = sizeOf.get(key) as { bytes: number } | undefined;
-    if (size === undefined) return;
     drop.run(key);
-    bytes -= size.bytes;
-    entries--;
+    ({ bytes, entries } = measured());
   };
 
   /** Back under the limit: the expired first, then the least recently used. */
   const evict = (at: number) => {
     if (bytes <= maxBytes) return;
     dropExpired.run(at);
-    ({ bytes, entries } = totals.get() as { bytes: number; entries: number });
+    ({ bytes, entries } = measured());
     while (bytes > maxBytes * EVICT_TO) {
-      const victims = leastUsed.all() as Array<{ key: string; bytes: number }>;
+      const victims = leastUsed.all() as Array<{ key: string }>;
       if (victims.length === 0) break;
       for (const victim of victims) {
         drop.run(victim.key);
-        bytes -= victim.bytes;
-        entries--;
+        ({ bytes, entries } = measured());
         if (bytes <= maxBytes * EVICT_TO) break;
       }
     }
@@ -148,12 +161,10 @@ function diskPagesOver(
       db.exec('BEGIN');
       try {
         for (const [key, { entry, expires }] of batch) {
-          const encoded = encodeEntry(entry);
-          const old = sizeOf.get(key) as { bytes: number } | undefined;
+          const encoded = rightSized(encodeEntry(entry));
           put.run(key, encoded, encoded.length, expires, at);
-          bytes += encoded.length - (old?.bytes ?? 0);
-          if (old === undefined) entries++;
         }
+        ({ bytes, entries } = measured());
         evict(at);
         db.exec('COMMIT');
       } catch (error) {

@@ -1,3 +1,4 @@
+import { rightSized } from './memory-cost.ts';
 import type { PageCacheEntry, StoredPage } from './page-entry.ts';
 
 // A cache entry as bytes, for the tiers beyond this process's memory (Redis for replicas, the
@@ -23,8 +24,9 @@ export function decodeEntry(bytes: Buffer): PageCacheEntry | undefined {
       etag: head.etag,
       freshUntil: head.freshUntil,
       staleUntil: head.staleUntil,
-      // Its own block: the reply buffer is not kept alive by the cached page.
-      body: Buffer.from(bytes.subarray(end + 1)),
+      // A block of its own, never the reply's nor the shared pool's (Buffer.from takes small
+      // copies from 8 KB pool slabs, each kept alive whole by the cached page).
+      body: rightSized(bytes.subarray(end + 1)),
       encoded: {},
       encodedBytes: 0,
     };
