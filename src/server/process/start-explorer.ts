@@ -254,7 +254,7 @@ export async function startExplorer(
     isStopping: () => stopping,
     sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
-    wholeList: { quota, shares, channelTitles, walks },
+    wholeList: { quota, shares, channelTitles, walks, stallMs: config.http.idleMs },
   });
   const served = explorerListener(
     app,

@@ -39,7 +39,11 @@ export interface WholeListOptions {
   walks: WalkRegistry;
   channelTitles: Pick<ChannelTitles, 'get'>;
   trustProxy: boolean;
+  /** A streamed answer whose reader takes nothing for this long is cut (HTTP_IDLE_TIMEOUT_MS). */
+  stallMs?: number;
 }
+
+const DEFAULT_STALL_MS = 30_000;
 
 type Target = { ok: true; list: ListKind; id: string } | { ok: false; response: Response };
 
@@ -320,14 +324,29 @@ function walkBody(
       progress: WalkProgress,
     ) => string;
     cutOnIncomplete: boolean;
+    /** How long the reader may go without taking more before the stream is cut. */
+    stallMs: number;
   },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let first = true;
   let headSent = false;
+  // A reader that stops taking the bytes (a stalled client, its window shut) would hold the
+  // walk and its slot for as long as the connection lasts: after `stallMs` without asking for
+  // more, the stream is cut and the walk released.
+  let stalled: NodeJS.Timeout | undefined;
+  const watch = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    stalled = setTimeout(() => {
+
+      walk.release();
+      cut(c, controller, 'the reader stopped reading');
+    }, parts.stallMs);
+    stalled.unref();
+  };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        clearTimeout(stalled);
         try {
           // Until something is sent: a page may add no text (an empty list's only page in a URL
           // list), and a stream with no room ahead is pulled again only after an enqueue.
@@ -357,6 +376,7 @@ function walkBody(
             first = false;
             if (text !== '') {
               controller.enqueue(encoder.encode(text));
+              watch(controller);
               return;
             }
           }
@@ -366,6 +386,7 @@ function walkBody(
         }
       },
       cancel() {
+        clearTimeout(stalled);
         walk.release();
       },
     },
@@ -425,6 +446,7 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
       page: (walked, first) => writer.items(walked.page.items, first),
       tail: () => writer.tail,
       cutOnIncomplete: true,
+      stallMs: options.stallMs ?? DEFAULT_STALL_MS,
     });
     return new Response(body, { status: 200, headers });
   };
@@ -456,6 +478,7 @@ export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
       tail: (end, progress) => line({ type: 'end', ...end, progress }),
       // The stream says how it ended in its last line; a stream without one was cut.
       cutOnIncomplete: false,
+      stallMs: options.stallMs ?? DEFAULT_STALL_MS,
     });
     return new Response(body, { status: 200, headers });
   };

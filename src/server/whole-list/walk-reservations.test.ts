@@ -1,13 +1,13 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_CHANNEL_VIDEOS, FIXTURE_IDS, FIXTURE_SIZES } from '../../catalogue/demo-fixtures.ts';
 import { endpoints } from '../../shared/endpoints.ts';
 import { problemSchema } from '../../shared/problem.ts';
 import { exportPath } from '../../shared/whole-list.ts';
-import {
-  startExplorerFixture,
-  type ExplorerFixture,
-} from '../../test-support/explorer-fixture.ts';
+import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
 
 // A walk pays before it answers: its quoted lookups are reserved from the hour and from its
 // client's share (walk-payment.ts), so an export that starts always ends with the whole list,
@@ -134,6 +134,38 @@ describe('walks at once', () => {
     // after the first's two.
     expect(second.at).toBeGreaterThanOrEqual(firstDone - 50);
   });
+
+  it('a reader that stops reading is cut after the idle timeout, and its slot goes to the next', async () => {
+    // The default timeouts: with them, a stalled reader of an export held its walk for about
+    // twice the idle timeout (the socket's own timeout did not see it idle at once).
+    const idleMs = 30_000;
+    const explorer = await serveExplorer({ WALKS_AT_ONCE: '1' });
+    // The big channel's export (8.7 MB) to a socket that never reads: more than the two
+    // sides' buffers hold, so the server's writes stop.
+    const stalled = connect(explorer.port, '127.0.0.1');
+    await once(stalled, 'connect');
+    stalled.pause();
+    stalled.write(
+      `GET ${exportPath('channel-videos', FIXTURE_IDS.bigChannel, 'csv')} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.1\r\n\r\n`,
+    );
+    await sleep(idleMs + 2_000);
+    // The walk was released: the one slot answers another reader at once.
+    const started = performance.now();
+    const next = await explorer.get(
+      exportPath('playlist', FIXTURE_IDS.playlist100, 'csv'),
+      from('198.51.100.2'),
+    );
+    expect(next.status).toBe(200);
+    expect(await rowsOf(next)).toBe(FIXTURE_SIZES[FIXTURE_IDS.playlist100]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // And the stalled reader finds its answer cut short: the connection closed, the CSV unfinished.
+    let received = 0;
+    stalled.on('data', (chunk: Buffer) => (received += chunk.length));
+    stalled.resume();
+    await once(stalled, 'close');
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(8 * 1024 * 1024);
+  }, 60_000);
 });
 
 describe('each client has a share of the hour', () => {
