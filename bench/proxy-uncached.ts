@@ -71,7 +71,11 @@ export async function benchProxyUncached(
     });
 
     // Uncached throughput: the explorer with its cache off, against the catalogue direct.
-    const explorer = await startExplorer(catalogue, { CACHE_MAX_BYTES: '0' });
+    // Both tiers off (memory and disk): every request is a miss.
+    const explorer = await startExplorer(catalogue, {
+      CACHE_MAX_BYTES: '0',
+      DISK_CACHE_MAX_BYTES: '0',
+    });
     try {
       const path = `/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`;
       const through = runWrk(`${explorer.url}${path}`, options.seconds, 16);

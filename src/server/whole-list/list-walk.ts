@@ -273,10 +273,12 @@ export function createWalkRegistry(options: {
     });
 
     /** A page through the page source, paid by the walk's reservation when it has one. */
-    const fetchPage = async (continuation: string | null): Promise<PageAnswer> => {
-      const reservation = await payment?.forNextPage();
+    const fetchPage = (continuation: string | null): Promise<PageAnswer> => {
       const lookup = { endpoint: list, id, continuation: continuation ?? undefined };
-      return paidBy(reservation, () => pageSource.get(lookup, client));
+      const ask = (reservation: Reservation | undefined) =>
+        paidBy(reservation, () => pageSource.get(lookup, client));
+      const reservation = payment?.forNextPage();
+      return reservation instanceof Promise ? reservation.then(ask) : ask(reservation);
     };
 
     const walk: ListWalk<typeof list> = {

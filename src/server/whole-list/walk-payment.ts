@@ -91,25 +91,29 @@ export async function payForWalk(
   let current = opened.reservation;
   let more = !known;
   let released = false;
+  /** The next part of a walk of unknown length, or none: then it reads on as any reader. */
+  const nextPart = async (): Promise<Reservation | undefined> => {
+    const size = partSize(parts, client);
+    const part = size > 0 ? await reservePart(parts, client, size) : undefined;
+    if (part === undefined || !part.ok) {
+      more = false;
+      return undefined;
+    }
+    if (released) {
+      part.reservation.release();
+      return undefined;
+    }
+    held.push(part.reservation);
+    current = part.reservation;
+    return current;
+  };
   return {
     ok: true,
     payment: {
-      async forNextPage() {
+      forNextPage() {
+        // At once while the part in hand lasts (a known length is paid in one part).
         if (current.remaining > 0 || !more) return current.remaining > 0 ? current : undefined;
-        const size = partSize(parts, client);
-        const part = size > 0 ? await reservePart(parts, client, size) : undefined;
-        if (part === undefined || !part.ok) {
-          // Neither the share nor the hour has another part: on as any reader, paced.
-          more = false;
-          return undefined;
-        }
-        if (released) {
-          part.reservation.release();
-          return undefined;
-        }
-        held.push(part.reservation);
-        current = part.reservation;
-        return current;
+        return nextPart();
       },
       release() {
         released = true;
