@@ -1,5 +1,5 @@
 import type { ClientRateLimit, RateDecision } from './client-rate-limit.ts';
-import type { Reservation } from './quota-guard.ts';
+import { reservationOf, type Reservation } from './quota-guard.ts';
 
 // Each client's share of the hour: besides the burst allowance (client-rate-limit.ts), which
 // paces stray scripts second by second, no address may spend more than a fixed part of the
@@ -28,7 +28,7 @@ export interface ClientShares {
   reserve(
     client: string,
     calls: number,
-  ): ({ ok: true } & Reservation) | Extract<ShareDecision, { ok: false }>;
+  ): { ok: true; reservation: Reservation } | Extract<ShareDecision, { ok: false }>;
 }
 
 export function createClientShares(options: {
@@ -94,23 +94,9 @@ export function createClientShares(options: {
         return { ok: false, retryAfterSeconds: waitFor(entries, at, calls) };
       const entry: [number, number] = [at, Math.max(0, calls)];
       if (calls > 0) entries.push(entry);
-      let remaining = Math.max(0, calls);
-      return {
-        ok: true,
-        get remaining() {
-          return remaining;
-        },
-        take() {
-          if (remaining === 0) return false;
-          remaining--;
-          return true;
-        },
-        release() {
-          // What was not spent goes back to the client's share.
-          entry[1] -= remaining;
-          remaining = 0;
-        },
-      };
+      // What was not spent goes back to the client's share.
+      const reservation = reservationOf(Math.max(0, calls), (unspent) => (entry[1] -= unspent));
+      return { ok: true, reservation };
     },
   };
 }

@@ -44,6 +44,27 @@ export type ReserveDecision =
 /** A reservation of nothing: every call asks the guard as usual. */
 export const NO_RESERVATION: Reservation = { remaining: 0, take: () => false, release() {} };
 
+/** `calls` to spend one by one; `giveBack` hears, once, how many were left unspent. */
+export function reservationOf(calls: number, giveBack: (unspent: number) => void): Reservation {
+  let remaining = calls;
+  return {
+    get remaining() {
+      return remaining;
+    },
+    take() {
+      if (remaining === 0) return false;
+      remaining--;
+      return true;
+    },
+    release() {
+      if (remaining === 0) return;
+      const unspent = remaining;
+      remaining = 0;
+      giveBack(unspent);
+    },
+  };
+}
+
 export interface QuotaGuard {
   /**
    * Takes one call from the budget, or says why not and for how long. The in-memory guard
@@ -158,26 +179,13 @@ export function createQuotaGuard(options: {
       if (refused !== undefined) return refused;
       const second = Math.floor(now() / 1000);
       count(second, calls);
-      let remaining = calls;
       return {
         ok: true,
-        reservation: {
-          get remaining() {
-            return remaining;
-          },
-          take() {
-            if (remaining === 0) return false;
-            remaining--;
-            return true;
-          },
-          release() {
-            if (remaining === 0) return;
-            advance(Math.floor(now() / 1000));
-            // Calls reserved over an hour ago have left the window already.
-            if (second > head - WINDOW_SECONDS) count(second, -remaining);
-            remaining = 0;
-          },
-        },
+        reservation: reservationOf(calls, (unspent) => {
+          advance(Math.floor(now() / 1000));
+          // Calls reserved over an hour ago have left the window already.
+          if (second > head - WINDOW_SECONDS) count(second, -unspent);
+        }),
       };
     },
     charge(calls) {

@@ -1,6 +1,7 @@
 import {
   createQuotaGuard,
   NO_RESERVATION,
+  reservationOf,
   type LocalQuotaGuard,
   type QuotaDecision,
   type QuotaGuard,
@@ -32,16 +33,22 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 const WINDOW_MS = 3600_000;
 
 /**
+ * The start of a permit's script: the server's time in µs (`now`), an answer {2, seconds} while
+ * an upstream 429's pause lasts (KEYS[2]), and the window (KEYS[1]) cleared of calls an hour old.
+ */
+const NOW_UNLESS_PAUSED = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
+if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})`;
+
+/**
  * KEYS: the window (sorted set), the pause (µs until which no call goes), the member counter.
  * ARGV: the budget. Returns {0, used} (granted), {1, seconds} (budget spent), {2, seconds}
  * (paused after an upstream 429).
  */
 const ACQUIRE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
-if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+${NOW_UNLESS_PAUSED}
 local used = redis.call('ZCARD', KEYS[1])
 local budget = tonumber(ARGV[1])
 if used >= budget then
@@ -69,11 +76,7 @@ return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 100
  * {1, seconds} (they do not fit), {2, seconds} (paused after an upstream 429).
  */
 const RESERVE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
-if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+${NOW_UNLESS_PAUSED}
 local budget = tonumber(ARGV[1])
 local calls = tonumber(ARGV[2])
 local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
@@ -347,29 +350,15 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
         remember(at);
       }
       const first = figure;
-      let remaining = calls;
       return {
         ok: true,
-        reservation: {
-          get remaining() {
-            return remaining;
-          },
-          take() {
-            if (remaining === 0) return false;
-            remaining--;
-            return true;
-          },
-          release() {
-            if (remaining === 0) return;
-            const from = first + calls - remaining;
-            remaining = 0;
-            // Given back if Redis can be told; if not, they stay counted, which never overspends.
-            if (connection.up())
-              refund([keys.window], [from, first + calls - 1]).catch((error: unknown) =>
-                connection.reportFailure(error),
-              );
-          },
-        },
+        reservation: reservationOf(calls, (unspent) => {
+          // Given back if Redis can be told; if not, they stay counted, which never overspends.
+          if (connection.up())
+            refund([keys.window], [first + calls - unspent, first + calls - 1]).catch(
+              (error: unknown) => connection.reportFailure(error),
+            );
+        }),
       };
     },
     pauseFor(seconds) {

@@ -63,7 +63,7 @@ async function reservePart(
   }
   const reserved = await quota.reserve(calls);
   if (!reserved.ok) {
-    share.release();
+    share.reservation.release();
     return {
       ok: false,
       reason: reserved.reason,
@@ -71,7 +71,7 @@ async function reservePart(
       shareLeft: shares.room(client),
     };
   }
-  return { ok: true, reservation: together(reserved.reservation, share) };
+  return { ok: true, reservation: together(reserved.reservation, share.reservation) };
 }
 
 /** Reserves a walk's `lookups` (null: unknown) for `client`, or says why it cannot run now. */
