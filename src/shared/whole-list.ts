@@ -213,8 +213,17 @@ export const walkCostSchema = z.object({
   /** Upstream calls the walk would spend; null when unknown (a channel's lists). */
   lookups: z.number().int().nonnegative().nullable(),
   quota: quotaStateSchema,
-  /** False when the hour's remaining quota cannot cover `lookups`. */
+  /** The asking client's share of the hour (a walk must fit it as well as the hour). */
+  share: z
+    .object({
+      perClient: z.number().int().nonnegative(),
+      remaining: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /** False when the hour's remaining quota, or the client's share, cannot cover `lookups`. */
   affordable: z.boolean(),
+  /** When not affordable: which of the two is short. */
+  limitedBy: z.enum(['quota', 'share']).optional(),
   /** When not affordable: seconds until it would be. */
   retryAfter: z.number().int().nonnegative().optional(),
 });

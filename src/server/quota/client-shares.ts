@@ -22,6 +22,8 @@ export interface ClientShares {
   readonly perClient: number;
   /** Lookups `client` may still spend in the hour. */
   room(client: string): number;
+  /** Seconds until `calls` more fit in `client`'s share (0: they fit now). */
+  secondsUntilRoomFor(client: string, calls: number): number;
   /** Counts one lookup, or says when the share has room again. */
   take(client: string): ShareDecision;
   /** Counts `calls` at once; the reservation gives back what is not spent. */
@@ -78,6 +80,11 @@ export function createClientShares(options: {
     perClient,
     room(client) {
       return Math.max(0, perClient - used(live(client, now())));
+    },
+    secondsUntilRoomFor(client, calls) {
+      const at = now();
+      const entries = live(client, at);
+      return used(entries) + calls <= perClient ? 0 : waitFor(entries, at, calls);
     },
     take(client) {
       const at = now();

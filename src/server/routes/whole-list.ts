@@ -35,7 +35,7 @@ export interface WholeListOptions {
   pageSource: Pick<PageSource, 'get' | 'fresh'>;
   quota: Pick<QuotaGuard, 'stats' | 'secondsUntilRoomFor' | 'reserve'>;
   /** Each client's share of the hour, which a walk reserves from as it does from the quota. */
-  shares: Pick<ClientShares, 'reserve' | 'room'>;
+  shares: Pick<ClientShares, 'reserve' | 'room' | 'perClient' | 'secondsUntilRoomFor'>;
   walks: WalkRegistry;
   channelTitles: Pick<ChannelTitles, 'get'>;
   trustProxy: boolean;
@@ -141,16 +141,19 @@ async function startWalk(
   }
   const { cost } = priced;
   if (!cost.affordable) {
+    const share = cost.limitedBy === 'share';
     const detail =
       cost.lookups === null
         ? 'The hour’s upstream quota is spent; the walk would not get past its first page.'
-        : `Reading the whole list needs ${cost.lookups} more upstream lookups and ${cost.quota.remaining} are left this hour.`;
+        : share
+          ? `Reading the whole list needs ${cost.lookups} more upstream lookups, and this address has ${cost.share?.remaining ?? 0} left of its share of the hour.`
+          : `Reading the whole list needs ${cost.lookups} more upstream lookups and ${cost.quota.remaining} are left this hour.`;
     return {
       ok: false,
-      response: problemResponse('quota_exhausted', detail, {
+      response: problemResponse(share ? 'share_exhausted' : 'quota_exhausted', detail, {
         instance,
         retryAfterSeconds: cost.retryAfter,
-        extensions: { cost },
+        extensions: share ? { cost, shareLeft: cost.share?.remaining ?? 0 } : { cost },
       }),
     };
   }
@@ -337,7 +340,6 @@ function walkBody(
   let stalled: NodeJS.Timeout | undefined;
   const watch = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     stalled = setTimeout(() => {
-
       walk.release();
       cut(c, controller, 'the reader stopped reading');
     }, parts.stallMs);

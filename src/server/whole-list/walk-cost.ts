@@ -2,13 +2,14 @@ import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
 import { PLAYLIST_PAGE_SIZE, type ListKind, type WalkCost } from '../../shared/whole-list.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { PageAnswer } from '../pages/page-entry.ts';
+import type { ClientShares } from '../quota/client-shares.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
 
 // What a walk would cost, before it starts. A playlist states its length on its first page
 // (spec §3.1), so its walk reads ceil(totalItems / 100) pages, of which those at the start of
-// the chain that the cache holds fresh cost nothing; when the hour's remaining quota cannot
-// cover the rest, the walk is refused up front with the cost and the wait, rather than started
-// and left half done. A channel's lists state no length: their cost is unknown, and their walk
+// the chain that the cache holds fresh cost nothing; when the hour's remaining quota (or the
+// client's share of it) cannot cover the rest, the walk is refused up front with the cost and
+// the wait, rather than started and left half done. A channel's lists state no length: their cost is unknown, and their walk
 // goes on while the quota lasts.
 
 export type CostAnswer =
@@ -26,6 +27,8 @@ export async function walkCost(
   parts: {
     pageSource: Pick<PageSource, 'get' | 'fresh'>;
     quota: Pick<QuotaGuard, 'stats' | 'secondsUntilRoomFor'>;
+    /** The client's share of the hour; unset: no share is kept. */
+    shares?: Pick<ClientShares, 'perClient' | 'room' | 'secondsUntilRoomFor'>;
   },
   list: ListKind,
   id: string,
@@ -33,7 +36,7 @@ export async function walkCost(
   /** Only the items up to this position are wanted (a range summary). */
   upTo?: number,
 ): Promise<CostAnswer> {
-  const { pageSource, quota } = parts;
+  const { pageSource, quota, shares } = parts;
   // The first page: in the cache after browsing, else one lookup (counted in the quota shown).
   const first = await pageSource.get({ endpoint: list, id, continuation: undefined }, client);
   if (first.kind === 'problem') return { ok: false, answer: first };
@@ -71,11 +74,15 @@ export async function walkCost(
     quota: { budgetPerHour: budget, remaining, pausedForSeconds },
     affordable: true,
   };
+  if (shares !== undefined)
+    cost.share = { perClient: shares.perClient, remaining: shares.room(client) };
   if (lookups !== null && lookups > 0) {
     const wait = Math.max(pausedForSeconds, await quota.secondsUntilRoomFor(lookups));
-    if (wait > 0) {
+    const shareWait = shares?.secondsUntilRoomFor(client, lookups) ?? 0;
+    if (wait > 0 || shareWait > 0) {
       cost.affordable = false;
-      cost.retryAfter = wait;
+      cost.limitedBy = wait >= shareWait ? 'quota' : 'share';
+      cost.retryAfter = Math.max(wait, shareWait);
     }
   } else if (lookups === null && (remaining === 0 || pausedForSeconds > 0)) {
     // A channel's walk needs at least its next page.

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_CHANNEL_VIDEOS, FIXTURE_IDS, FIXTURE_SIZES } from '../../catalogue/demo-fixtures.ts';
 import { endpoints } from '../../shared/endpoints.ts';
 import { problemSchema } from '../../shared/problem.ts';
-import { exportPath } from '../../shared/whole-list.ts';
+import { exportPath, walkCostPath } from '../../shared/whole-list.ts';
 import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
 
 // A walk pays before it answers: its quoted lookups are reserved from the hour and from its
@@ -189,6 +189,32 @@ describe('each client has a share of the hour', () => {
     );
     expect(next.status).toBe(200);
   }, 60_000);
+
+  it('a walk larger than the client’s share is priced as such and refused up front', async () => {
+    // A tenth of 100: ten lookups for each address, and the big playlist needs 49 more.
+    const explorer = await serveExplorer({ CATALOGUE_QUOTA_PER_HOUR: '100' });
+    const client = from('198.51.100.5');
+    const cost = await explorer.get(walkCostPath('playlist', FIXTURE_IDS.playlist5000), client);
+    expect(await cost.json()).toMatchObject({
+      lookups: 49,
+      share: { perClient: 10, remaining: 9 },
+      affordable: false,
+      limitedBy: 'share',
+    });
+    const refused = await explorer.get(
+      exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'),
+      client,
+    );
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await problemOf(refused)).toMatchObject({
+      code: 'share_exhausted',
+      cost: { lookups: 49 },
+      shareLeft: 9,
+    });
+    // Only the first page was read, to learn the length.
+    expect(fixture.upstream.hits()).toBe(1);
+  });
 
   it('a client reading steadily stops at its share and is told how long to wait', async () => {
     // A tenth of 40: four lookups an hour for each address.

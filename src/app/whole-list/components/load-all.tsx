@@ -27,11 +27,14 @@ function CostLine({ cost }: { cost: WalkCost }) {
         {quota.pausedForSeconds > 0
           ? ` · paused for ${formatWait(quota.pausedForSeconds)} (the catalogue asked)`
           : ''}
+        {cost.share
+          ? ` · your share: ${formatCount(cost.share.remaining)} of ${formatCount(cost.share.perClient)}`
+          : ''}
         .
       </p>
       {!cost.affordable && (
         <p className="text-sm font-medium text-amber-800 dark:text-amber-300">
-          {`Not enough quota left this hour for the whole list${cost.retryAfter ? `: try again in ${formatWait(cost.retryAfter)}` : ''}.`}
+          {`${cost.limitedBy === 'share' ? 'Not enough of your share of the hour left' : 'Not enough quota left this hour'} for the whole list${cost.retryAfter ? `: try again in ${formatWait(cost.retryAfter)}` : ''}.`}
         </p>
       )}
     </div>
