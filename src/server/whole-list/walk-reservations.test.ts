@@ -40,8 +40,9 @@ const problemOf = async (response: Response) =>
 
 describe('walks reserve what they were quoted', () => {
   it('ten exports that fit the hour together all complete; an eleventh is refused up front with its cost (20 runs)', async () => {
-    // Each page takes a while, so the ten walks are still running when the eleventh asks.
-    await fixture.setFaults({ latencyMs: 200 });
+    // Each page takes half a second, so the ten walks are still waiting for their second page
+    // when the eleventh asks, however busy the machine running the tests.
+    await fixture.setFaults({ latencyMs: 500 });
     const list = FIXTURE_IDS.playlist101;
     for (let run = 0; run < 20; run++) {
       // The first page (one lookup, shared) and each walk's one more page: 11.
@@ -97,10 +98,12 @@ describe('walks reserve what they were quoted', () => {
             expect(await rowsOf(answer)).toBe(FIXTURE_SIZES[list]);
           } else {
             expect(answer.status).toBe(429);
-            expect(await problemOf(answer)).toMatchObject({
-              code: 'quota_exhausted',
-              cost: { lookups: 49 },
-            });
+            const problem = await problemOf(answer);
+            expect(problem.code).toBe('quota_exhausted');
+            // What it still needed did not fit the 10 the first walk's reservation left.
+            const { lookups } = problem.cost as { lookups: number };
+            expect(lookups).toBeGreaterThan(10);
+            expect(lookups).toBeLessThanOrEqual(49);
           }
         }
         // One of them at least, whichever came first; both when the second found the pages
@@ -116,23 +119,26 @@ describe('walks reserve what they were quoted', () => {
 
 describe('walks at once', () => {
   it('past the cap a walk waits in line for a free slot, then runs to its end', async () => {
-    await fixture.setFaults({ latencyMs: 100 });
+    // The first walk reads 50 pages at 50 ms each: it holds the one slot for 2.5 s at least.
+    await fixture.setFaults({ latencyMs: 50 });
     const explorer = await serveExplorer({ WALKS_AT_ONCE: '1' });
     const started = performance.now();
-    const [first, second] = await Promise.all([
-      explorer.get(exportPath('playlist', FIXTURE_IDS.playlist101, 'csv'), from('198.51.100.1')),
-      explorer
-        .get(exportPath('playlist', FIXTURE_IDS.playlist100, 'csv'), from('198.51.100.2'))
-        .then((response) => ({ response, at: performance.now() - started })),
-    ]);
-    const firstRows = await rowsOf(first);
-    const firstDone = performance.now() - started;
-    expect(firstRows).toBe(FIXTURE_SIZES[FIXTURE_IDS.playlist101]);
-    expect(second.response.status).toBe(200);
-    expect(await rowsOf(second.response)).toBe(FIXTURE_SIZES[FIXTURE_IDS.playlist100]);
-    // The second answered once the first had ended: its first page, then its page 2, came
-    // after the first's two.
-    expect(second.at).toBeGreaterThanOrEqual(firstDone - 50);
+    const first = await explorer.get(
+      exportPath('playlist', FIXTURE_IDS.playlist5000, 'csv'),
+      from('198.51.100.1'),
+    );
+    expect(first.status).toBe(200);
+    const firstRows = rowsOf(first);
+    const second = await explorer.get(
+      exportPath('playlist', FIXTURE_IDS.playlist100, 'csv'),
+      from('198.51.100.2'),
+    );
+    const secondAt = performance.now() - started;
+    expect(second.status).toBe(200);
+    expect(await rowsOf(second)).toBe(FIXTURE_SIZES[FIXTURE_IDS.playlist100]);
+    expect(await firstRows).toBe(FIXTURE_SIZES[FIXTURE_IDS.playlist5000]);
+    // The second answered only once the first had ended (alone, in about 50 ms).
+    expect(secondAt).toBeGreaterThanOrEqual(2_000);
   });
 
   it('a reader that stops reading is cut after the idle timeout, and its slot goes to the next', async () => {
