@@ -53,6 +53,25 @@ async function remaining(url: string): Promise<number> {
   return ((await response.json()) as { quota: { remaining: number } }).quota.remaining;
 }
 
+/** A state dir whose `file` is bytes that are not a database. */
+function brokenStateDir(file: string): void {
+  stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+  writeFileSync(join(stateDir, file), 'not a database, just some bytes '.repeat(200));
+}
+
+/** `child` said it could not use `file` (`what` in its log), and put it aside for a fresh one. */
+function expectMovedAside(child: ReturnType<ExplorerFixture['spawn']>, file: string, what: string) {
+  expect(child.stdout()).toContain(`${what} cannot be used`);
+  expect(readdirSync(stateDir).some((name) => name.startsWith(`${file}.broken-`))).toBe(true);
+  expect(existsSync(join(stateDir, file))).toBe(true);
+}
+
+/** Stops `child` as an orchestrator would, and waits for it to go. */
+async function stop(child: ReturnType<ExplorerFixture['spawn']>): Promise<void> {
+  child.child.kill('SIGTERM');
+  await child.exited;
+}
+
 /** Stops `child` at once, as a crash would; a request first, so that what it answered is written. */
 async function crash(child: ReturnType<ExplorerFixture['spawn']>, url: string): Promise<void> {
   // The pages' writes follow each answer in the same turn of the event loop: this answer
@@ -80,31 +99,22 @@ describe('the hour kept on disk', () => {
     const past = await fetch(`${url}/api/v1/channel-videos?id=${FIXTURE_IDS.smallChannel}`);
     expect(past.status).toBe(429);
     expect(fixture.upstream.hits()).toBe(BUDGET);
-    again.child.kill('SIGTERM');
-    await again.exited;
+    await stop(again);
   });
 
   it('a journal that is not a database is moved aside, said so, and the server serves', async () => {
-    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
-    writeFileSync(
-      join(stateDir, QUOTA_JOURNAL_FILE),
-      'not a database, just some bytes '.repeat(200),
-    );
+    brokenStateDir(QUOTA_JOURNAL_FILE);
     const child = fixture.spawn(env());
     const url = await child.listening();
     const lookup = await fetch(`${url}/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`);
     expect(lookup.status).toBe(200);
-    expect(child.stdout()).toContain('the quota journal cannot be used');
-    const files = readdirSync(stateDir);
-    expect(files.some((name) => name.startsWith(`${QUOTA_JOURNAL_FILE}.broken-`))).toBe(true);
     // A fresh journal took its place, and keeps the hour from now on: after a restart, the
     // lookup made before (the cost's first page is that page, kept on disk).
-    expect(existsSync(join(stateDir, QUOTA_JOURNAL_FILE))).toBe(true);
+    expectMovedAside(child, QUOTA_JOURNAL_FILE, 'the quota journal');
     await crash(child, url);
     const again = fixture.spawn(env());
     expect(await remaining(await again.listening())).toBe(BUDGET - 1);
-    again.child.kill('SIGTERM');
-    await again.exited;
+    await stop(again);
   });
 });
 
@@ -124,27 +134,21 @@ describe('the pages kept on disk', () => {
     // The sixth page was never read: that one is asked for.
     await readPages(warm, 6);
     expect(fixture.upstream.hits()).toBe(6);
-    again.child.kill('SIGTERM');
-    await again.exited;
+    await stop(again);
   });
 
   it('a page store that is not a database is moved aside, said so, and the server serves', async () => {
-    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
-    writeFileSync(join(stateDir, PAGES_FILE), 'not a database either '.repeat(300));
+    brokenStateDir(PAGES_FILE);
     const child = fixture.spawn(env());
     const url = await child.listening();
     await readPages(url, 2);
     expect(fixture.upstream.hits()).toBe(2);
-    expect(child.stdout()).toContain('the page store cannot be used');
-    expect(readdirSync(stateDir).some((name) => name.startsWith(`${PAGES_FILE}.broken-`))).toBe(
-      true,
-    );
+    expectMovedAside(child, PAGES_FILE, 'the page store');
     // The fresh store in its place keeps pages from now on.
     await crash(child, url);
     const again = fixture.spawn(env());
     await readPages(await again.listening(), 2);
     expect(fixture.upstream.hits()).toBe(2);
-    again.child.kill('SIGTERM');
-    await again.exited;
+    await stop(again);
   });
 });

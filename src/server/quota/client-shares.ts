@@ -10,6 +10,8 @@ import { reservationOf, type Reservation } from './quota-guard.ts';
 // upstream's own speed.
 //
 // Kept in this process's memory: with replicas, each holds its own count (docs/configuration.md).
+// Not a quota guard per client (quota-guard.ts): its second-by-second window is 14 KB, where a
+// client here costs an entry per second it spent in, and most clients spend in a few.
 
 const WINDOW_MS = 3600_000;
 /** Past this many tracked clients, those with nothing spent in the hour are forgotten. */

@@ -102,13 +102,15 @@ export function createQuotaGuard(options: {
   /** The second (since the epoch) of the most recent bucket written or cleared. */
   let head = Math.floor(now() / 1000);
   let pausedUntil = journal?.restored.pausedUntilMs ?? 0;
-  // The calls a previous run let through this hour still count.
-  for (const [second, calls] of journal?.restored.calls ?? []) {
-    if (second > head || second <= head - WINDOW_SECONDS) continue;
+  /** Adds `calls` to second `second`'s bucket (negative: takes them off). */
+  const place = (second: number, calls: number) => {
     const slot = second % WINDOW_SECONDS;
     buckets[slot] = (buckets[slot] as number) + calls;
     total += calls;
-  }
+  };
+  // The calls a previous run let through this hour still count.
+  for (const [second, calls] of journal?.restored.calls ?? [])
+    if (second <= head && second > head - WINDOW_SECONDS) place(second, calls);
 
   /** Clears the buckets that have slid out of the window up to second `current`. */
   const advance = (current: number) => {
@@ -136,11 +138,9 @@ export function createQuotaGuard(options: {
     return WINDOW_SECONDS;
   };
 
-  /** Counts `calls` in second `current`'s bucket (negative: gives them back). */
+  /** Counts `calls` in second `current`'s bucket and in the journal (negative: gives back). */
   const count = (current: number, calls: number) => {
-    const slot = current % WINDOW_SECONDS;
-    buckets[slot] = (buckets[slot] as number) + calls;
-    total += calls;
+    place(current, calls);
     journal?.record(current, calls);
   };
 

@@ -7,6 +7,7 @@ import {
   RANGE_BOUND_PATTERN,
   type ExportFormat,
   type ListKind,
+  type WalkCost,
   type WalkEvent,
   type WalkProgress,
 } from '../../shared/whole-list.ts';
@@ -23,7 +24,7 @@ import { attachmentHeader, exportWriter } from '../whole-list/export-formats.ts'
 import { createSummaryFold } from '../whole-list/list-summary.ts';
 import type { ListWalk, WalkedPage, WalkRegistry } from '../whole-list/list-walk.ts';
 import { walkCost, type CostAnswer } from '../whole-list/walk-cost.ts';
-import { payForWalk } from '../whole-list/walk-payment.ts';
+import { payForWalk, type PaymentRefusal } from '../whole-list/walk-payment.ts';
 
 // Answers about whole lists (docs/architecture.md, "Whole lists"): a summary, an export in
 // three formats, the walk as a stream of pages for the app's "Load all", and what a walk would
@@ -141,21 +142,13 @@ async function startWalk(
   }
   const { cost } = priced;
   if (!cost.affordable) {
-    const share = cost.limitedBy === 'share';
-    const detail =
-      cost.lookups === null
-        ? 'The hour’s upstream quota is spent; the walk would not get past its first page.'
-        : share
-          ? `Reading the whole list needs ${cost.lookups} more upstream lookups, and this address has ${cost.share?.remaining ?? 0} left of its share of the hour.`
-          : `Reading the whole list needs ${cost.lookups} more upstream lookups and ${cost.quota.remaining} are left this hour.`;
-    return {
-      ok: false,
-      response: problemResponse(share ? 'share_exhausted' : 'quota_exhausted', detail, {
-        instance,
-        retryAfterSeconds: cost.retryAfter,
-        extensions: share ? { cost, shareLeft: cost.share?.remaining ?? 0 } : { cost },
-      }),
+    const reason = cost.limitedBy === 'share' ? ('share' as const) : ('quota_exhausted' as const);
+    const refusal = {
+      reason,
+      retryAfterSeconds: cost.retryAfter,
+      shareLeft: cost.share?.remaining,
     };
+    return { ok: false, response: walkRefusal(instance, cost, refusal) };
   }
   const opened = await options.walks.open(list, id, client, {
     signal: c.req.raw.signal,
@@ -185,37 +178,46 @@ async function startWalk(
   const paid = await payForWalk(options, client, cost.lookups);
   if (!paid.ok) {
     opened.walk.release();
-    const left = `${cost.quota.remaining} are left this hour`;
-    const needs =
-      cost.lookups === null
-        ? 'Reading the whole list needs upstream lookups'
-        : `Reading the whole list needs ${cost.lookups} more upstream lookups`;
-    const response =
-      paid.reason === 'share'
-        ? problemResponse(
-            'share_exhausted',
-            `${needs}, and this address has ${paid.shareLeft} left of its share of the hour.`,
-            {
-              instance,
-              retryAfterSeconds: paid.retryAfterSeconds,
-              extensions: { cost, shareLeft: paid.shareLeft },
-            },
-          )
-        : paid.reason === 'unavailable'
-          ? problemResponse(
-              'shared_state_unavailable',
-              'The deployment’s shared quota cannot be reached, so the walk cannot reserve its lookups.',
-              { instance, retryAfterSeconds: paid.retryAfterSeconds },
-            )
-          : problemResponse(paid.reason, `${needs} and ${left}.`, {
-              instance,
-              retryAfterSeconds: paid.retryAfterSeconds,
-              extensions: { cost },
-            });
-    return { ok: false, response };
+    return { ok: false, response: walkRefusal(instance, cost, paid) };
   }
   opened.walk.pay(paid.payment);
   return { ok: true, walk: opened.walk, priced };
+}
+
+/** Why a walk cannot be paid for now: the client's share, the hour, a pause, or no shared count. */
+function walkRefusal(
+  instance: string,
+  cost: WalkCost,
+  why: {
+    reason: PaymentRefusal['reason'];
+    retryAfterSeconds: number | undefined;
+    shareLeft: number | undefined;
+  },
+): Response {
+  const { reason, retryAfterSeconds } = why;
+  if (reason === 'unavailable')
+    return problemResponse(
+      'shared_state_unavailable',
+      'The deployment’s shared quota cannot be reached, so the walk cannot reserve its lookups.',
+      { instance, retryAfterSeconds },
+    );
+  const needs =
+    cost.lookups === null
+      ? 'Reading the whole list needs upstream lookups'
+      : `Reading the whole list needs ${cost.lookups} more upstream lookups`;
+  if (reason === 'share') {
+    const shareLeft = why.shareLeft ?? 0;
+    return problemResponse(
+      'share_exhausted',
+      `${needs}, and this address has ${shareLeft} left of its share of the hour.`,
+      { instance, retryAfterSeconds, extensions: { cost, shareLeft } },
+    );
+  }
+  const detail =
+    cost.lookups === null && reason === 'quota_exhausted'
+      ? 'The hour’s upstream quota is spent; the walk would not get past its first page.'
+      : `${needs} and ${cost.quota.remaining} are left this hour.`;
+  return problemResponse(reason, detail, { instance, retryAfterSeconds, extensions: { cost } });
 }
 
 /**

@@ -11,6 +11,8 @@ import type { WalkPayment } from './list-walk.ts';
 /** A channel's walk reserves this many lookups at a time (3,000 videos). */
 export const UNKNOWN_LENGTH_PART = 100;
 
+export type PaymentRefusal = Extract<PaymentAnswer, { ok: false }>;
+
 export type PaymentAnswer =
   | { ok: true; payment: WalkPayment }
   | {
@@ -24,7 +26,7 @@ export type PaymentAnswer =
 
 export interface PaymentParts {
   quota: Pick<QuotaGuard, 'reserve' | 'stats'>;
-  shares: Pick<ClientShares, 'reserve' | 'room'>;
+  shares: Pick<ClientShares, 'reserve' | 'room' | 'secondsUntilRoomFor'>;
 }
 
 /** The next part of a walk of unknown length: what the client's share and the hour allow. */
@@ -83,7 +85,8 @@ export async function payForWalk(
   const known = lookups !== null;
   const first = known ? lookups : partSize(parts, client);
   if (!known && first === 0 && parts.shares.room(client) === 0) {
-    return { ok: false, reason: 'share', retryAfterSeconds: 60, shareLeft: 0 };
+    const retryAfterSeconds = parts.shares.secondsUntilRoomFor(client, 1);
+    return { ok: false, reason: 'share', retryAfterSeconds, shareLeft: 0 };
   }
   const opened = await reservePart(parts, client, first);
   if (!opened.ok) return opened;
@@ -112,8 +115,8 @@ export async function payForWalk(
     payment: {
       forNextPage() {
         // At once while the part in hand lasts (a known length is paid in one part).
-        if (current.remaining > 0 || !more) return current.remaining > 0 ? current : undefined;
-        return nextPart();
+        if (current.remaining > 0) return current;
+        return more ? nextPart() : undefined;
       },
       release() {
         released = true;
