@@ -177,10 +177,20 @@ describe('configuration: Redis', () => {
     expect(config.redis).toEqual({
       url: 'rediss://explorer:s3cret-pass@redis.internal:6380/2',
       replicas: 3,
+      outageShare: 0.1,
       commandTimeoutMs: 250,
       keyPrefix: 'explorer:',
     });
     expect(JSON.stringify(describeConfig(config))).not.toContain('s3cret-pass');
+  });
+
+  it('holds back a tenth of the hour for an outage unless told, never more than half', () => {
+    const redis = (share: string) =>
+      readServerConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_OUTAGE_SHARE: share }).redis;
+    expect(redis('0')?.outageShare).toBe(0);
+    expect(redis('0.25')?.outageShare).toBe(0.25);
+    expect(() => redis('0.6')).toThrow(/REDIS_OUTAGE_SHARE/);
+    expect(() => redis('-1')).toThrow(/REDIS_OUTAGE_SHARE/);
   });
 
   it('refuses other schemes', () => {

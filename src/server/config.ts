@@ -97,9 +97,11 @@ const schema = z.object({
   // Replicas sharing one quota, cache and merging through Redis (shared-state/): unset, each
   // process keeps everything in memory as before.
   REDIS_URL: optionalText,
-  // How many replicas run: while Redis is unreachable each spends at most its share of the
-  // quota (CATALOGUE_QUOTA_PER_HOUR / EXPLORER_REPLICAS), so together they never overspend.
+  // How many replicas run: they divide the outage share between them.
   EXPLORER_REPLICAS: int(1, 1000, 1),
+  // The part of the hour the replicas hold back together, as leases counted in Redis ahead of
+  // time, to spend while Redis cannot be asked (each its own lease, so no outage overspends).
+  REDIS_OUTAGE_SHARE: z.coerce.number().min(0).max(0.5).default(0.1),
   // The longest any one Redis command may take before the replica goes on without it.
   REDIS_COMMAND_TIMEOUT_MS: int(10, 10_000, 250),
   // Prefix of every key, so several deployments (or tests) can share one Redis.
@@ -192,8 +194,10 @@ export interface ChainWarmConfig {
 export interface RedisConfig {
   /** redis:// or rediss://, with user and password when the server wants them. */
   url: string;
-  /** Replicas in the deployment: the quota's share each spends while Redis is unreachable. */
+  /** Replicas in the deployment: they divide the outage share. */
   replicas: number;
+  /** The part of the hour the replicas' leases hold back for a Redis outage. */
+  outageShare: number;
   commandTimeoutMs: number;
   keyPrefix: string;
 }
@@ -370,6 +374,7 @@ function parseRedis(e: z.infer<typeof schema>): RedisConfig | null {
   return {
     url: e.REDIS_URL,
     replicas: e.EXPLORER_REPLICAS,
+    outageShare: e.REDIS_OUTAGE_SHARE,
     commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     keyPrefix: e.REDIS_KEY_PREFIX,
   };

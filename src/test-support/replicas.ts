@@ -99,11 +99,15 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
 }
 
 /** Starts `count` replicas with one environment; if one cannot start, none is left running. */
+/** `count` replicas with `env`, each with `each[i]` over it where given. */
 export async function startReplicas(
   count: number,
   env: Record<string, string>,
+  each: Array<Record<string, string>> = [],
 ): Promise<Replica[]> {
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startReplica(env)));
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) => startReplica({ ...env, ...each[i] })),
+  );
   const replicas = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed !== undefined) {

@@ -16,7 +16,7 @@ export interface ReadinessSources {
   /**
    * Why the state replicas share is unreachable, or undefined while it is (or there are no
    * others: shared-state/deployment-state.ts). A replica without it still serves (its own
-   * cache, its share of the quota), so this makes it degraded but still ready.
+   * cache, its lease of the quota), so this makes it degraded but still ready.
    */
   sharingDown: () => string | undefined;
 }

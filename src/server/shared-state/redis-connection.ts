@@ -78,7 +78,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     } else {
       logger.warn(
         { redis: next, reason: why },
-        'redis unavailable: serving from this replica alone (its memory, its share of the quota)',
+        'redis unavailable: serving from this replica alone (its memory, its lease of the quota)',
       );
     }
     for (const listener of listeners) {

@@ -12,8 +12,8 @@ export interface SharedStateFigures {
   secondLevelHits: number;
   /** Answers fetched by another replica while this one waited for them. */
   mergedAcrossReplicas: number;
-  /** Quota permits decided without Redis (and granted), since start. */
-  quotaFallback: { decided: number; granted: number };
+  /** Quota permits decided from the lease without Redis (and granted) since start; the lease's calls left. */
+  quotaFallback: { decided: number; granted: number; leaseLeft: number };
 }
 
 const REDIS_STATES = ['connecting', 'up', 'down'] as const;
@@ -59,7 +59,15 @@ export function registerRedisMetrics(registers: Registry[], shared: () => Shared
   );
   catchUp(
     'explorer_quota_fallback_decisions_total',
-    'Quota permits decided by this replica alone (its share) while Redis was unreachable.',
+    'Quota permits decided by this replica alone (from its lease) while Redis was unreachable.',
     (f) => f.quotaFallback.decided,
   );
+  new Gauge({
+    name: 'explorer_quota_lease_calls',
+    help: 'Calls this replica holds in the shared hour, to spend should Redis become unreachable.',
+    registers,
+    collect() {
+      this.set(shared().quotaFallback.leaseLeft);
+    },
+  });
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { startReplicas, type Replica } from '../../test-support/replicas.ts';
+import { startTcpProxy } from '../../test-support/tcp-proxy.ts';
 import {
   startTestUpstream,
   validPage,
@@ -40,26 +41,31 @@ afterAll(async () => {
 async function cluster(
   env: Record<string, string>,
   count = 3,
+  each: Array<Record<string, string>> = [],
 ): Promise<Replica[] & AsyncDisposable> {
   upstream.reset();
-  const replicas = await startReplicas(count, {
-    CATALOGUE_BASE_URL: upstream.url,
-    REDIS_URL: redis.url,
-    REDIS_KEY_PREFIX: `test${++prefixes}:${process.pid}:`,
-    EXPLORER_REPLICAS: String(count),
-    TRUST_PROXY: 'true',
-    CLIENT_RATE_LIMIT_BURST: '100000',
-    // The deployment's hour is under test, not one client's share of it (kept per replica).
-    CLIENT_SHARE_OF_HOUR: '1',
-    UPSTREAM_RETRIES: '0',
-    METRICS_TOKEN,
-    LOG_LEVEL: 'info',
-    // What the replicas share is under test, not a slow Redis (the tests of a failing Redis say
-    // so): a command deadline that a loaded machine meets, so that no command falls back to a
-    // replica's own memory and quota share for want of a CPU.
-    REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_DEADLINE_MS),
-    ...env,
-  });
+  const replicas = await startReplicas(
+    count,
+    {
+      CATALOGUE_BASE_URL: upstream.url,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: `test${++prefixes}:${process.pid}:`,
+      EXPLORER_REPLICAS: String(count),
+      TRUST_PROXY: 'true',
+      CLIENT_RATE_LIMIT_BURST: '100000',
+      // The deployment's hour is under test, not one client's share of it (kept per replica).
+      CLIENT_SHARE_OF_HOUR: '1',
+      UPSTREAM_RETRIES: '0',
+      METRICS_TOKEN,
+      LOG_LEVEL: 'info',
+      // What the replicas share is under test, not a slow Redis (the tests of a failing Redis say
+      // so): a command deadline that a loaded machine meets, so that no command falls back to a
+      // replica's own memory and quota share for want of a CPU.
+      REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_DEADLINE_MS),
+      ...env,
+    },
+    each,
+  );
   // Every replica has connected to Redis before the test begins (or none is left running).
   try {
     for (const replica of replicas)
@@ -135,16 +141,17 @@ describe('replicas sharing state through Redis', () => {
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
     }
-    // The budget was spent, not left idle, but for the permits whose grant came back after the
-    // command deadline: the script had counted them in the window, and the replica, no longer
-    // waiting, decided on its own, within its conservative share (shared-quota.ts), which may
-    // refuse. Such a permit is lost for the hour, the price of never passing the budget and
-    // never waiting on a slow Redis. Each one is a fallback decision, so with none the budget
-    // is spent to the last call.
+    // The budget was spent, not left idle, but for the leases the replicas hold back for a
+    // Redis outage (200 × 0.1 / 3 = 6 calls each) and the permits whose grant came back after
+    // the command deadline: the script had counted them in the window, and the replica, no
+    // longer waiting, decided from its lease (shared-quota.ts), so such a permit counts twice
+    // or, with the lease spent, is refused. The price of never passing the budget and never
+    // waiting on a slow Redis. Each one is a fallback decision, so with none the budget less
+    // the leases is spent to the last call.
     let fallbacks = 0;
     for (const replica of replicas)
       fallbacks += await metric(replica, 'explorer_quota_fallback_decisions_total');
-    expect(ok.length).toBeGreaterThanOrEqual(200 - fallbacks);
+    expect(ok.length).toBeGreaterThanOrEqual(200 - 3 * 6 - fallbacks);
   });
 
   it('60 identical cold requests spread over three replicas at once: one upstream call', async () => {
@@ -259,7 +266,7 @@ describe('replicas when Redis fails', () => {
     await until(async () => (await readyz(b)).status === 'ready');
   });
 
-  it('Redis stopped under load: cached pages keep coming, calls within the fallback share, /readyz 200 degraded; restarted: sharing resumes', async () => {
+  it('Redis stopped under load: cached pages keep coming, calls within the leases, /readyz 200 degraded; restarted: sharing resumes', async () => {
     const budget = 300;
     await using replicas = await cluster({ CATALOGUE_QUOTA_PER_HOUR: String(budget) });
     const [a, b] = replicas as unknown as [Replica, Replica, Replica];
@@ -312,9 +319,10 @@ describe('replicas when Redis fails', () => {
       // that had waited out a command deadline would be past it.
       expect(answers.filter((x) => x.status >= 500)).toEqual([]);
       expect(Math.max(...duringOutage.map((x) => x.ms))).toBeLessThan(COMMAND_DEADLINE_MS);
-      // Each replica spends at most its share: a third of what was left of the budget.
+      // Each replica spends at most its lease: 300 × 0.1 / 3 = 10 calls (a call whose answer
+      // came after Redis stopped may have been counted there before it).
       const outageCalls = upstream.hits() - callsBefore;
-      expect(outageCalls).toBeLessThanOrEqual(budget - 30);
+      expect(outageCalls).toBeLessThanOrEqual(3 * 10 + 12);
       expect(upstream.hits()).toBeLessThanOrEqual(budget);
       expect(duringOutage.some((x) => x.status === 429)).toBe(true);
       expect(a.logged(/redis unavailable/).length).toBe(1);
@@ -337,6 +345,58 @@ describe('replicas when Redis fails', () => {
     expect((await get(a, page(5000))).status).toBe(200);
     expect((await get(b, page(5000))).status).toBe(200);
     expect(upstream.hits()).toBe(hits + 1);
+  }, 60_000);
+
+  it('one replica cut off from Redis under load (a partition): the upstream sees no more calls than the budget', async () => {
+    const budget = 150;
+    await using proxy = Object.assign(
+      await startTcpProxy({ host: '127.0.0.1', port: redis.port }),
+      { [Symbol.asyncDispose]: () => proxy.close() },
+    );
+    // A reaches Redis through a path that can be cut; leases of 150 × 0.2 / 3 = 10 calls.
+    await using replicas = await cluster(
+      {
+        CATALOGUE_QUOTA_PER_HOUR: String(budget),
+        REDIS_OUTAGE_SHARE: '0.2',
+        REDIS_COMMAND_TIMEOUT_MS: '300',
+      },
+      3,
+      [{ REDIS_URL: `redis://127.0.0.1:${proxy.port}` }],
+    );
+    const [a] = replicas as unknown as [Replica, Replica, Replica];
+    upstream.setFallback(slowPages(5));
+    let stop = false;
+    let fresh = 0;
+    const statuses: number[][] = [[], [], []];
+    const load = Array.from({ length: 9 }, async (_, worker) => {
+      while (!stop) {
+        const answer = await get(
+          replicas[worker % 3] as Replica,
+          page(fresh++),
+          `203.0.113.${worker + 1}`,
+        );
+        statuses[worker % 3]!.push(answer.status);
+        if (answer.status === 429) await sleep(20);
+      }
+    });
+    try {
+      await sleep(200);
+      proxy.cut();
+      await until(async () => (await readyz(a)).status === 'degraded');
+      // Cut off, A serves from its lease; B and C go on until the hour is spent.
+      await until(async () => statuses.every((s) => s.slice(-5).every((x) => x === 429)), 20_000);
+      expect(await metric(a, 'explorer_quota_fallback_decisions_total')).toBeGreaterThan(0);
+      proxy.heal();
+      await until(async () => (await readyz(a)).status === 'ready');
+      await sleep(500);
+    } finally {
+      stop = true;
+      await Promise.all(load);
+    }
+    expect(upstream.hits()).toBeLessThanOrEqual(budget);
+    // Not far below it either: only B's and C's leases were left unspent.
+    expect(upstream.hits()).toBeGreaterThanOrEqual(budget - 20);
+    expect(statuses.flat().filter((s) => s >= 500)).toEqual([]);
   }, 60_000);
 
   it('a replica killed under load: the others answer on', async () => {

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
+import { startTcpProxy, type TcpProxy } from '../../test-support/tcp-proxy.ts';
 import { createRedisConnection, type RedisConnection } from './redis-connection.ts';
-import { createSharedQuota } from './shared-quota.ts';
+import { createSharedQuota, type SharedQuotaGuard } from './shared-quota.ts';
 
 // The shared quota against a real redis-server: guards in one process, each with a connection
 // of its own, stand for replicas racing for the same budget.
@@ -25,9 +26,9 @@ afterAll(async () => {
  * By default a deadline that a loaded machine meets: where a test is not about a slow Redis, no
  * command falls back for want of a CPU.
  */
-async function connect(commandTimeoutMs = 2000): Promise<RedisConnection> {
+async function connect(commandTimeoutMs = 2000, url = redis.url): Promise<RedisConnection> {
   const connection = createRedisConnection({
-    url: redis.url,
+    url,
     commandTimeoutMs,
     logger: quiet,
     heartbeatMs: 100,
@@ -38,19 +39,56 @@ async function connect(commandTimeoutMs = 2000): Promise<RedisConnection> {
   return connection;
 }
 
-async function replicas(count: number, budgetPerHour: number, commandTimeoutMs?: number) {
+interface ReplicaOptions {
+  commandTimeoutMs?: number;
+  /** The part of the hour the leases hold back (none unless said). */
+  outageShare?: number;
+  /** Where each replica reaches Redis (by default directly). */
+  urls?: string[];
+}
+
+async function replicas(count: number, budgetPerHour: number, options: ReplicaOptions = {}) {
   const keyPrefix = `quota${++prefixes}:`;
-  return Promise.all(
-    Array.from({ length: count }, async () =>
+  const guards = await Promise.all(
+    Array.from({ length: count }, async (_, i) =>
       createSharedQuota({
-        connection: await connect(commandTimeoutMs),
+        connection: await connect(options.commandTimeoutMs, options.urls?.[i]),
         budgetPerHour,
         replicas: count,
+        outageShare: options.outageShare ?? 0,
         keyPrefix,
         refreshMs: 100,
       }),
     ),
   );
+  // Each holds its lease before the test begins.
+  await Promise.all(guards.map((guard) => guard.renewLease()));
+  return guards;
+}
+
+/** Asks `guard` for `count` permits, `atOnce` at a time; the number granted. */
+async function spend(guard: SharedQuotaGuard, count: number, atOnce = 4): Promise<number> {
+  let granted = 0;
+  let asked = 0;
+  await Promise.all(
+    Array.from({ length: atOnce }, async () => {
+      while (asked < count) {
+        asked++;
+        if ((await guard.tryAcquire()).ok) granted++;
+      }
+    }),
+  );
+  return granted;
+}
+
+/** Asks `guard` for permits, one after another, for `ms`; the number granted. */
+async function spendFor(guard: SharedQuotaGuard, ms: number): Promise<number> {
+  let granted = 0;
+  for (const end = performance.now() + ms; performance.now() < end;) {
+    if ((await guard.tryAcquire()).ok) granted++;
+    else await sleep(5);
+  }
+  return granted;
 }
 
 describe('the shared quota', () => {
@@ -76,7 +114,7 @@ describe('the shared quota', () => {
   });
 
   it('never grants more than the budget, however replicas interleave', async () => {
-    const guards = await replicas(4, 250, 5000);
+    const guards = await replicas(4, 250, { commandTimeoutMs: 5000 });
     const decisions = await Promise.all(
       Array.from({ length: 1000 }, (_, i) => guards[i % 4]!.tryAcquire()),
     );
@@ -90,22 +128,57 @@ describe('the shared quota', () => {
   });
 
   it('nor when commands miss their deadline (their scripts may have run all the same)', async () => {
-    const guards = await replicas(4, 250, 3);
+    const guards = await replicas(4, 250, { commandTimeoutMs: 3, outageShare: 0.2 });
     const decisions = await Promise.all(
       Array.from({ length: 1000 }, (_, i) => guards[i % 4]!.tryAcquire()),
     );
     const granted = decisions.filter((d) => d.ok).length;
-    // A replica whose commands miss the deadline counts Redis out and spends from its own
-    // share. Redis's grants never pass the budget however late their replies come, and a
-    // replica's own grants never pass its share; what the two can add up to while some
-    // replicas still reach Redis is the limit the README states (a partial outage).
-    const local = guards.map((guard) => guard.fallbackStats().granted);
-    const byRedis = granted - local.reduce((a, b) => a + b, 0);
-    expect(byRedis).toBeLessThanOrEqual(250);
-    for (const count of local) expect(count).toBeLessThanOrEqual(Math.floor(250 / 4));
+    // A replica whose commands miss the deadline spends from its lease, which the window already
+    // counts: whatever the mix of late replies and leases, never more than the budget.
+    expect(granted).toBeLessThanOrEqual(250);
+    for (const guard of guards) expect(guard.fallbackStats().granted).toBeLessThanOrEqual(12);
     expect(granted).toBeGreaterThan(0);
     for (const guard of guards) guard.close();
   });
+
+  it('one replica cut off under load: it spends only its lease, and the deployment never more than the budget (20 runs)', async () => {
+    const budget = 120;
+    for (let run = 0; run < 20; run++) {
+      const proxy: TcpProxy = await startTcpProxy({ host: '127.0.0.1', port: redis.port });
+      try {
+        // A reaches Redis through the proxy; lease: 120 × 0.25 / 3 = 10 calls each.
+        const [a, b, c] = (await replicas(3, budget, {
+          commandTimeoutMs: 200,
+          outageShare: 0.25,
+          urls: [`redis://127.0.0.1:${proxy.port}`, redis.url, redis.url],
+        })) as [SharedQuotaGuard, SharedQuotaGuard, SharedQuotaGuard];
+        expect(a.fallbackStats().leaseLeft).toBe(10);
+        // Every replica spends while A is cut off at a moment that differs from run to run,
+        // with its calls in flight; A answers from its lease, B and C until the window is full.
+        const before = await Promise.all([spend(a, 10), spend(b, 10), spend(c, 10)]);
+        const cutAfterMs = (run * 7) % 40;
+        const during = Promise.all([spendFor(a, 600), spendFor(b, 600), spendFor(c, 600)]);
+        await sleep(cutAfterMs);
+        proxy.cut();
+        const [byA, byB, byC] = await during;
+        // A saw the cut (its commands waited out the deadline, then its heartbeat).
+        expect(a.fallbackStats().granted).toBeGreaterThan(0);
+        expect(a.fallbackStats().granted).toBeLessThanOrEqual(10);
+        const more = await spend(a, 20, 1); // past its lease: refused
+        proxy.heal();
+        for (let i = 0; i < 500 && !(await a.renewLease()); i++) await sleep(10);
+        // Back with Redis: the window is full, A gets nothing more, nor the others.
+        const after = await Promise.all([spend(a, 20), spend(b, 20), spend(c, 20)]);
+        const total = [...before, byA, byB, byC, more, ...after].reduce((x, y) => x + y, 0);
+        expect(total, `run ${run}, cut after ${cutAfterMs} ms`).toBeLessThanOrEqual(budget);
+        // And not much less: B's and C's leases are held back, A's lease was spent.
+        expect(total).toBeGreaterThanOrEqual(budget - 20 - 10);
+        for (const guard of [a, b, c]) guard.close();
+      } finally {
+        await proxy.close();
+      }
+    }
+  }, 120_000);
 
   it('an upstream 429 seen by one replica pauses them all', async () => {
     const [a, b] = await replicas(2, 1000);
@@ -120,28 +193,29 @@ describe('the shared quota', () => {
     b!.close();
   });
 
-  it('with Redis frozen, answers within the command deadline from the fallback share', async () => {
+  it('with Redis frozen, answers within the command deadline from each replica’s lease', async () => {
     // Long beside what a loaded machine adds to a call, so that its time tells how many
     // deadlines it waited out.
     const deadlineMs = 1000;
-    const guards = await replicas(3, 300, deadlineMs);
+    // Leases of 300 × 0.3 / 3 = 30 calls each.
+    const guards = await replicas(3, 300, { commandTimeoutMs: deadlineMs, outageShare: 0.3 });
     for (let i = 0; i < 30; i++) expect((await guards[i % 3]!.tryAcquire()).ok).toBe(true);
     await sleep(150); // every replica has read the deployment's use since
     redis.freeze();
     try {
       const started = performance.now();
       const first = await guards[0]!.tryAcquire();
-      // One deadline, then its own share decides; a second wait on Redis would be past this.
+      // One deadline, then its lease decides; a second wait on Redis would be past this.
       expect(performance.now() - started).toBeLessThan(2 * deadlineMs);
       expect(first.ok).toBe(true);
-      // Each now spends its share of what was left: (300 - 30) / 3, less its own last calls,
-      // once its heartbeat (a deadline's wait) has taken Redis out of the way.
+      // Each now spends its lease and no more, once its heartbeat (a deadline's wait) has
+      // taken Redis out of the way.
       await sleep(3 * deadlineMs);
       let granted = 1;
       for (const guard of guards)
         for (let i = 0; i < 200; i++) if ((await guard.tryAcquire()).ok) granted++;
-      expect(granted).toBeLessThanOrEqual(300 - 30);
-      expect(granted).toBeGreaterThan(200);
+      expect(granted).toBe(3 * 30);
+      expect(await guards[0]!.tryAcquire()).toMatchObject({ ok: false, reason: 'quota_exhausted' });
     } finally {
       redis.thaw();
     }

@@ -1,8 +1,6 @@
 import {
-  createQuotaGuard,
   NO_RESERVATION,
   reservationOf,
-  type LocalQuotaGuard,
   type QuotaDecision,
   type QuotaGuard,
   type ReserveDecision,
@@ -16,21 +14,32 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 // do not matter. The set holds at most the budget's worth of members (10,000 by default).
 // An upstream 429 is written there too, and every replica's next permit sees the pause.
 //
-// When Redis cannot be asked (redis-connection.ts says it is down, or a command fails), the
-// replica falls back to a guard of its own with a conservative share of the budget: the budget
-// divided by the number of replicas, less its share of what the deployment had already spent
-// in the hour when it last heard (each replica charges itself that much as the link drops). So
-// however the replicas divide the traffic meanwhile, together they stay within the budget. What
-// a replica last heard may be a moment old (others kept spending after its last answer), so
-// each also charges itself in full for the calls it made in that last moment (`recentMs`,
-// longer than the gap between two readings): together those cover whatever the others' views
-// missed. The calls made without Redis are written back when it returns, so the shared
-// window counts them. A Redis that comes back empty (restarted without persistence, or a
-// replica promoted without the latest writes) is recognised by a key that names the window's
-// life (`epoch`): then each replica writes back every call it made in the last hour, so the
-// new window starts from what was really spent.
+// For the times Redis cannot be asked, each replica holds a lease: a few calls reserved in the
+// window ahead of time (members with a score LEASE_LIFE_MS in the future), renewed every
+// minute while the link is up. A replica that loses Redis (every replica at once, or only this
+// one in a partition, or a command past its deadline) spends only its lease, and only for the
+// lease's life: those calls are already counted in the shared window, so the replicas still
+// reaching Redis cannot spend them too, and the future score keeps each of them counted for at
+// least an hour after it was really made. However an outage divides the replicas, the
+// deployment never spends more than the budget. When the link returns the spent members are
+// moved to their true times and the lease is renewed and topped up. The leases together are
+// `outageShare` of the hour, held back from ordinary traffic (the stats say the budget less
+// them). A Redis that comes back empty (restarted without persistence, or a replica promoted
+// without the latest writes) is recognised by a key that names the window's life (`epoch`):
+// then each replica writes back every call it made in the last hour, so the new window starts
+// from what was really spent.
 
 const WINDOW_MS = 3600_000;
+/** How long a replica cut off from Redis may spend its lease after the lease was last renewed. */
+export const LEASE_LIFE_MS = 20 * 60_000;
+/** How often a lease is renewed while the link is up. */
+const LEASE_RENEW_MS = 60_000;
+/** The most calls one replica's lease holds, whatever the budget (benchmarks set it to 10^8). */
+const LEASE_MAX_CALLS = 1000;
+/** The window key outlives its last write by the life of a lease's future members and an hour. */
+const KEEP_MS = WINDOW_MS + LEASE_LIFE_MS + 60_000;
+/** What a replica cut off from Redis with no lease left tells its callers to wait. */
+const OUTAGE_RETRY_SECONDS = 10;
 
 /**
  * The start of a permit's script: the server's time in µs (`now`), an answer {2, seconds} while
@@ -57,17 +66,65 @@ if used >= budget then
   return {1, math.max(1, math.ceil((tonumber(oldest[2]) + ${WINDOW_MS * 1000} - now) / 1000000))}
 end
 redis.call('ZADD', KEYS[1], now, redis.call('INCR', KEYS[3]))
-redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 60_000})
+redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
 return {0, used + 1}
 `;
 
-/** KEYS: window, pause. Returns {used, paused seconds}. */
+/**
+ * KEYS: window, pause. Returns {members, paused seconds, held}: held are the members scored in
+ * the future, the replicas' leases (and calls spent from them not yet moved to their times).
+ */
 const USAGE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
 local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
-return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000))}
+return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000)),
+  redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')}
+`;
+
+/**
+ * A replica's lease, settled, renewed and topped up in one step. KEYS: the window. ARGV: the
+ * budget, the lease's life in µs, the number of spent members s, the number of held members h,
+ * then s pairs (member, ms since it was spent), h held members, and new members to add as far as
+ * the budget allows. The spent members move to their true times (or are written there, should
+ * the window have lost them: they are calls made); the held ones, if all are
+ * still there, move to now + life (if any is missing the window was lost or trimmed, and the
+ * rest are dropped too, so that a lease is all counted or not at all); then new members are
+ * added at now + life while there is room, up to the ones given.
+ * Returns {1 if the held members were kept else 0, new members added}.
+ */
+const RENEW_LEASE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+local budget = tonumber(ARGV[1])
+local expires = now + tonumber(ARGV[2])
+local spent = tonumber(ARGV[3])
+local held = tonumber(ARGV[4])
+local i = 5
+for _ = 1, spent do
+  redis.call('ZADD', KEYS[1], now - tonumber(ARGV[i + 1]) * 1000, ARGV[i])
+  i = i + 2
+end
+local firstHeld = i
+local kept = 1
+for j = firstHeld, firstHeld + held - 1 do
+  if not redis.call('ZSCORE', KEYS[1], ARGV[j]) then kept = 0 end
+end
+for j = firstHeld, firstHeld + held - 1 do
+  if kept == 1 then redis.call('ZADD', KEYS[1], 'XX', expires, ARGV[j])
+  else redis.call('ZREM', KEYS[1], ARGV[j]) end
+end
+local room = budget - redis.call('ZCARD', KEYS[1])
+local added = 0
+for j = firstHeld + held, #ARGV do
+  if added >= room then break end
+  redis.call('ZADD', KEYS[1], expires, ARGV[j])
+  added = added + 1
+end
+redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
+return {kept, added}
 `;
 
 /**
@@ -87,7 +144,7 @@ if excess > 0 then
 end
 local first = redis.call('INCRBY', KEYS[3], calls) - calls + 1
 for i = 0, calls - 1 do redis.call('ZADD', KEYS[1], now, first + i) end
-redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 60_000})
+redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
 return {0, first}
 `;
 
@@ -131,7 +188,7 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 for i = 1, #ARGV do
   redis.call('ZADD', KEYS[1], now - tonumber(ARGV[i]) * 1000, redis.call('INCR', KEYS[2]))
 end
-redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 60_000})
+redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
 return #ARGV
 `;
 
@@ -146,13 +203,15 @@ return ARGV[1]
 export interface SharedQuotaOptions {
   connection: RedisConnection;
   budgetPerHour: number;
-  /** Replicas in the deployment: each one's share while Redis is unreachable. */
+  /** Replicas in the deployment: they divide the outage share between them. */
   replicas: number;
+  /** The part of the hour the replicas' leases hold back together for a Redis outage (0: none). */
+  outageShare: number;
   keyPrefix: string;
-  /** How often the shared usage is read for stats and for the fallback's share. */
+  /** How often the shared usage is read for stats. */
   refreshMs?: number;
-  /** The command deadline: with refreshMs, how old another replica's view may be. */
-  commandTimeoutMs?: number;
+  /** How often the lease is renewed while the link is up. */
+  leaseRenewMs?: number;
   now?: () => number;
 }
 
@@ -160,9 +219,19 @@ export interface SharedQuotaGuard extends QuotaGuard {
   tryAcquire(): Promise<QuotaDecision>;
   reserve(calls: number): Promise<ReserveDecision>;
   secondsUntilRoomFor(calls: number): Promise<number>;
-  /** Permits decided without Redis since start. */
-  fallbackStats(): { decided: number; granted: number };
+  /** Permits decided from the lease (without Redis) since start, and the lease's calls left. */
+  fallbackStats(): { decided: number; granted: number; leaseLeft: number };
+  /** Renews the lease now (as the timer does): whether Redis could be asked. */
+  renewLease(): Promise<boolean>;
   close(): void;
+}
+
+/** One replica's lease: the members it holds in the window, and those spent while cut off. */
+interface Lease {
+  held: string[];
+  /** Until when (this replica's clock) the held members are counted for calls made now. */
+  validUntil: number;
+  spent: Array<{ member: string; at: number }>;
 }
 
 export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard {
@@ -170,12 +239,12 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     connection,
     budgetPerHour,
     replicas,
+    outageShare,
     keyPrefix,
     refreshMs = 1000,
-    commandTimeoutMs = 250,
+    leaseRenewMs = LEASE_RENEW_MS,
     now = Date.now,
   } = options;
-  const recentMs = 2 * (refreshMs + commandTimeoutMs);
   const { client } = connection;
   const keys = {
     window: `${keyPrefix}quota:window`,
@@ -191,36 +260,26 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   const replay = luaScript(client, 'explorerQuotaReplay', 2, REPLAY);
   const reserveCalls = luaScript(client, 'explorerQuotaReserve', 3, RESERVE);
   const refund = luaScript(client, 'explorerQuotaRefund', 1, REFUND);
+  const renew = luaScript(client, 'explorerQuotaLease', 1, RENEW_LEASE);
 
-  const share = Math.floor(budgetPerHour / replicas);
-  const local: LocalQuotaGuard = createQuotaGuard({ budgetPerHour: share, now });
-  /** The deployment's use of the hour when Redis last told us, and any pause then. */
-  let seen = { used: 0, pausedUntil: 0 };
-  /** When calls were granted without Redis, to write back when it returns. */
-  let unrecorded: number[] = [];
+  const leaseSize = Math.min(
+    LEASE_MAX_CALLS,
+    Math.floor((budgetPerHour * outageShare) / Math.max(1, replicas)),
+  );
+  // Named apart from the calls' numbered members, so that no window (even one started again
+  // after Redis lost its data, when the numbers start again) can hold another's member by chance.
+  const leaseTag = `lease:${Math.random().toString(36).slice(2, 10)}:`;
+  let leaseMembers = 0;
+  const lease: Lease = { held: [], validUntil: 0, spent: [] };
+
+  /** The deployment's use of the hour when Redis last told us, without the leases held, and any pause. */
+  let seen = { used: 0, held: 0, pausedUntil: 0 };
+  let pausedUntil = 0;
   const fallback = { decided: 0, granted: 0 };
-  /** When this replica's recent shared permits were granted (the last `recentMs`). */
-  const recent: number[] = [];
-  const forgetOld = (at: number) => {
-    let old = 0;
-    while (old < recent.length && (recent[old] as number) <= at - recentMs) old++;
-    if (old > 0) recent.splice(0, old);
-  };
-
-  /** Whether this replica has charged itself its part since it last lost touch with Redis. */
-  let charged = false;
-  const chargeOnce = () => {
-    if (charged) return;
-    charged = true;
-    // Our part of what the deployment had spent this hour, so the shares add up to the budget,
-    // and our own latest calls, which other replicas' last views may have missed.
-    forgetOld(now());
-    local.charge(Math.ceil(seen.used / replicas) + recent.length);
-  };
-  /** Every call this replica made in the last hour, shared or not (oldest first). */
+  /** Every call this replica made in the last hour (oldest first), to rebuild a lost window. */
   let mine: number[] = [];
-  const remember = (at: number) => {
-    mine.push(at);
+  const remember = (at: number, calls = 1) => {
+    for (let i = 0; i < calls; i++) mine.push(at);
     // Dropped in batches: the array is copied once per thousand expired calls at most.
     if (mine.length > 1000 && (mine[999] as number) <= at - WINDOW_MS)
       mine = mine.filter((t) => t > at - WINDOW_MS);
@@ -228,43 +287,85 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   /** The epoch of the window this replica has been counting in. */
   let epoch: string | undefined;
 
-  const writeBack = async () => {
-    const pending = unrecorded;
-    unrecorded = [];
+  /** Writes back this hour's calls if the window was lost since we last counted in it. */
+  const checkEpoch = async () => {
     const before = epoch;
-    try {
-      const current = String(
-        await startEpoch([keys.epoch], [`${now()}-${Math.random().toString(36).slice(2)}`]),
-      );
-      const lost = before !== undefined && current !== before;
+    const current = String(
+      await startEpoch([keys.epoch], [`${now()}-${Math.random().toString(36).slice(2)}`]),
+    );
+    if (before === undefined || current === before) {
       epoch = current;
-      // The window was lost: all of this hour's calls; otherwise those made without Redis.
-      const at = now();
-      const ages = (lost ? mine : pending).filter((t) => at - t < WINDOW_MS).map((t) => at - t);
-      for (let i = 0; i < ages.length; i += 1000)
-        await replay([keys.window, keys.seq], ages.slice(i, i + 1000));
-    } catch (error) {
-      // Tried again at the next reconnection (a part written twice only counts more).
-      epoch = before;
-      unrecorded = pending.concat(unrecorded);
-      connection.reportFailure(error);
+      return;
     }
+    const at = now();
+    const ages = mine.filter((t) => at - t < WINDOW_MS).map((t) => at - t);
+    for (let i = 0; i < ages.length; i += 1000)
+      await replay([keys.window, keys.seq], ages.slice(i, i + 1000));
+    // Written back with the rest (so not to be moved again), and the old lease is gone.
+    epoch = current;
+    lease.spent = [];
+    lease.held = [];
+  };
+
+  /** Settles what was spent from the lease, renews what is held, tops it up. */
+  const settleAndRenew = async () => {
+    const sent = now();
+    const spent = lease.spent;
+    const held = lease.held;
+    const fresh = Array.from(
+      { length: leaseSize - held.length },
+      () => `${leaseTag}${++leaseMembers}`,
+    );
+    const args: Array<string | number> = [
+      budgetPerHour,
+      LEASE_LIFE_MS * 1000,
+      spent.length,
+      held.length,
+    ];
+    for (const { member, at } of spent) args.push(member, Math.max(0, sent - at));
+    args.push(...held, ...fresh);
+    const [kept, added] = (await renew([keys.window], args)) as [number, number];
+    // Spent members are in their places now; calls spent meanwhile wait for the next renewal.
+    lease.spent = lease.spent.slice(spent.length);
+    // Members spent while the script ran are in `lease.spent`, and what is held is what is left.
+    lease.held = [...(kept === 1 ? lease.held : []), ...fresh.slice(0, added)];
+    lease.validUntil = sent + LEASE_LIFE_MS;
+  };
+
+  let syncing: Promise<boolean> | null = null;
+  const sync = (): Promise<boolean> => {
+    if (!connection.up()) return Promise.resolve(false);
+    syncing ??= (async () => {
+      try {
+        await checkEpoch();
+        await settleAndRenew();
+        return true;
+      } catch (error) {
+        // Tried again at the next renewal; what the lease holds meanwhile is still counted.
+        connection.reportFailure(error);
+        return false;
+      }
+    })().finally(() => {
+      syncing = null;
+    });
+    return syncing;
   };
   connection.onChange((state) => {
-    if (state === 'up') {
-      charged = false;
-      void writeBack();
-    } else chargeOnce();
+    if (state === 'up') void sync();
   });
+  const leaseTimer = setInterval(() => void sync(), leaseRenewMs);
+  leaseTimer.unref();
+  if (connection.up()) void sync();
 
   const refresh = async () => {
     if (!connection.up()) return;
     try {
-      const [used, pausedSeconds] = (await usage([keys.window, keys.pause], [])) as [
+      const [members, pausedSeconds, held] = (await usage([keys.window, keys.pause], [])) as [
+        number,
         number,
         number,
       ];
-      seen = { used, pausedUntil: now() + pausedSeconds * 1000 };
+      seen = { used: members - held, held, pausedUntil: now() + pausedSeconds * 1000 };
     } catch (error) {
       connection.reportFailure(error);
     }
@@ -273,23 +374,29 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   timer.unref();
 
   // Also when one command fails while the link is up (a reply later than the deadline): the
-  // script may well have run, and the calls of the others go on being counted there.
-  const decideLocally = (): QuotaDecision => {
-    chargeOnce();
+  // script may well have run, and then the call counts twice, which never overspends.
+  const decideFromLease = (): QuotaDecision => {
     fallback.decided++;
-    const decision = local.tryAcquire();
-    if (decision.ok) {
-      fallback.granted++;
-      const at = now();
-      unrecorded.push(at);
-      remember(at);
-    }
-    return decision;
+    const at = now();
+    const paused = Math.max(pausedUntil, seen.pausedUntil);
+    if (at < paused)
+      return {
+        ok: false,
+        reason: 'upstream_rate_limited',
+        retryAfterSeconds: Math.ceil((paused - at) / 1000),
+      };
+    const member = at < lease.validUntil ? lease.held.shift() : undefined;
+    if (member === undefined)
+      return { ok: false, reason: 'quota_exhausted', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
+    fallback.granted++;
+    lease.spent.push({ member, at });
+    remember(at);
+    return { ok: true };
   };
 
   return {
     async tryAcquire() {
-      if (!connection.up()) return decideLocally();
+      if (!connection.up()) return decideFromLease();
       let answer: [number, number];
       try {
         answer = (await acquire([keys.window, keys.pause, keys.seq], [budgetPerHour])) as [
@@ -298,18 +405,12 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
         ];
       } catch (error) {
         connection.reportFailure(error);
-        return decideLocally();
+        return decideFromLease();
       }
       const [verdict, figure] = answer;
       if (verdict === 0) {
-        seen.used = figure;
-        // Once this replica has fallen back, its own guard counts what Redis still grants it
-        // (late replies): its fallback share must not be spent a second time.
-        if (charged) local.charge(1);
-        const at = now();
-        forgetOld(at);
-        recent.push(at);
-        remember(at);
+        seen.used = figure - seen.held;
+        remember(now());
         return { ok: true };
       }
       return {
@@ -321,7 +422,8 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     async reserve(calls): Promise<ReserveDecision> {
       if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
       // Without Redis a reservation could not hold for the other replicas: no walk starts.
-      if (!connection.up()) return { ok: false, reason: 'unavailable', retryAfterSeconds: 5 };
+      if (!connection.up())
+        return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
       let answer: [number, number];
       try {
         answer = (await reserveCalls(
@@ -330,7 +432,7 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
         )) as [number, number];
       } catch (error) {
         connection.reportFailure(error);
-        return { ok: false, reason: 'unavailable', retryAfterSeconds: 5 };
+        return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
       }
       const [verdict, figure] = answer;
       if (verdict !== 0) {
@@ -340,15 +442,8 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
           retryAfterSeconds: figure,
         };
       }
-      // Counted as this replica's calls, as the permits they stand for would be.
       seen.used += calls;
-      if (charged) local.charge(calls);
-      const at = now();
-      forgetOld(at);
-      for (let i = 0; i < calls; i++) {
-        recent.push(at);
-        remember(at);
-      }
+      remember(now(), calls);
       const first = figure;
       return {
         ok: true,
@@ -363,36 +458,35 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     },
     pauseFor(seconds) {
       // Here at once, whatever Redis says; then for every replica.
-      local.pauseFor(seconds);
-      seen.pausedUntil = Math.max(seen.pausedUntil, now() + seconds * 1000);
+      pausedUntil = Math.max(pausedUntil, now() + seconds * 1000);
       if (!connection.up()) return;
       pause([keys.pause], [Math.max(0, seconds)]).catch((error: unknown) =>
         connection.reportFailure(error),
       );
     },
     stats() {
-      if (!connection.up()) {
-        const mine = local.stats();
-        return { ...mine, budget: budgetPerHour, usedLastHour: seen.used + unrecorded.length };
-      }
+      const paused = Math.max(pausedUntil, seen.pausedUntil);
       return {
-        budget: budgetPerHour,
-        usedLastHour: seen.used,
-        pausedForSeconds: Math.max(0, Math.ceil((seen.pausedUntil - now()) / 1000)),
+        // What ordinary traffic may spend: the leases are held back for an outage.
+        budget: budgetPerHour - seen.held,
+        usedLastHour: seen.used + (connection.up() ? 0 : lease.spent.length),
+        pausedForSeconds: Math.max(0, Math.ceil((paused - now()) / 1000)),
       };
     },
     async secondsUntilRoomFor(calls) {
-      if (!connection.up()) return local.secondsUntilRoomFor(calls);
+      if (!connection.up()) return OUTAGE_RETRY_SECONDS;
       try {
         return (await room([keys.window], [budgetPerHour, calls])) as number;
       } catch (error) {
         connection.reportFailure(error);
-        return local.secondsUntilRoomFor(calls);
+        return OUTAGE_RETRY_SECONDS;
       }
     },
-    fallbackStats: () => ({ ...fallback }),
+    fallbackStats: () => ({ ...fallback, leaseLeft: lease.held.length }),
+    renewLease: sync,
     close() {
       clearInterval(timer);
+      clearInterval(leaseTimer);
     },
   };
 }

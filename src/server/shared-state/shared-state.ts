@@ -49,8 +49,8 @@ export function createSharedState(options: {
     connection,
     budgetPerHour: options.quotaPerHour,
     replicas: config.replicas,
+    outageShare: config.outageShare,
     keyPrefix: config.keyPrefix,
-    commandTimeoutMs: config.commandTimeoutMs,
   });
   const clientRateLimit = createSharedClientLimit({
     connection,
@@ -90,14 +90,15 @@ export function createSharedState(options: {
     secondLevel: pages,
     walkLeases: walks,
     budget(name, perHour) {
-      // The quota's own script and fallback over keys of its own: one window for every
-      // replica, and each replica's share of it while Redis is unreachable.
+      // The quota's own scripts over keys of their own: one window for every replica. A part
+      // of the quota holds no lease: the calls it allows pass the quota too, and while Redis
+      // cannot be asked the quota's lease is for readers.
       const budget = createSharedQuota({
         connection,
         budgetPerHour: perHour,
         replicas: config.replicas,
+        outageShare: 0,
         keyPrefix: `${config.keyPrefix}${name}:`,
-        commandTimeoutMs: config.commandTimeoutMs,
       });
       budgets.push(budget);
       return budget;
