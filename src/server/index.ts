@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
 import { createHttpEdge } from './process/http-server.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetricsServer } from './observability/metrics-server.ts';
+import { memoryPlan } from './process/memory-plan.ts';
 import { startExplorer } from './process/start-explorer.ts';
 
 // `npm start`: reads the configuration, starts the explorer and serves it. All the behaviour
@@ -14,6 +16,17 @@ const config = loadServerConfigOrExit();
 
 const logger = createLogger(config.logLevel);
 logger.info({ config: describeConfig(config) }, 'starting');
+const memory = memoryPlan({
+  cacheMaxBytes: config.cacheMaxBytes,
+  heapLimitBytes: getHeapStatistics().heap_size_limit,
+  containerBytes: process.constrainedMemory(),
+});
+if (memory.verdict === 'cannot') {
+  logger.fatal({ memory }, `cannot start: ${memory.advice.join('; ')}`);
+  logger.flush();
+  process.exit(1);
+}
+logger[memory.advice.length > 0 ? 'warn' : 'info']({ memory }, 'memory plan');
 const explorer = await startExplorer(config, logger);
 
 const edge = createHttpEdge(explorer.listener, {

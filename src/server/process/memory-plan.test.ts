@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { BASELINE_MB, memoryPlan, WORKING_ROOM_MB } from './memory-plan.ts';
+
+const MB = 2 ** 20;
+const GB_HEAP = 1120 * MB; // what --max-old-space-size=1024 gives
+
+describe('the memory plan said at start', () => {
+  it('needs the process, the cache and working room; no container: it fits', () => {
+    const plan = memoryPlan({
+      cacheMaxBytes: 64 * MB,
+      heapLimitBytes: GB_HEAP,
+      containerBytes: 2 ** 64,
+    });
+    expect(plan).toMatchObject({
+      cacheMb: 64,
+      needMb: BASELINE_MB + 64 + WORKING_ROOM_MB,
+      containerMb: null,
+      verdict: 'fits',
+      advice: [],
+    });
+    expect(
+      memoryPlan({ cacheMaxBytes: 64 * MB, heapLimitBytes: GB_HEAP, containerBytes: 0 })
+        .containerMb,
+    ).toBeNull();
+  });
+
+  it('the defaults fit in 384 MiB, as the docs say', () => {
+    expect(
+      memoryPlan({ cacheMaxBytes: 64 * MB, heapLimitBytes: GB_HEAP, containerBytes: 384 * MB })
+        .verdict,
+    ).toBe('fits');
+  });
+
+  it('a container without working room is tight, one the cache cannot fit in is refused, with what to set', () => {
+    const tight = memoryPlan({
+      cacheMaxBytes: 128 * MB,
+      heapLimitBytes: GB_HEAP,
+      containerBytes: 384 * MB,
+    });
+    expect(tight.verdict).toBe('tight');
+    expect(tight.advice[0]).toMatch(/allow 403 MiB/);
+    const cannot = memoryPlan({
+      cacheMaxBytes: 512 * MB,
+      heapLimitBytes: GB_HEAP,
+      containerBytes: 512 * MB,
+    });
+    expect(cannot.verdict).toBe('cannot');
+    expect(cannot.advice[0]).toMatch(/allow 787 MiB, or lower it to 237 MiB/);
+  });
+
+  it('a heap limit under the floor is pointed out', () => {
+    const plan = memoryPlan({
+      cacheMaxBytes: 64 * MB,
+      heapLimitBytes: 256 * MB,
+      containerBytes: 0,
+    });
+    expect(plan.verdict).toBe('fits');
+    expect(plan.advice[0]).toMatch(/heap limit is 256 MiB/);
+  });
+});
