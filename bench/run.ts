@@ -92,7 +92,9 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
     async () => [
       ...(await benchAppFirstView({
         conditions: firstViewConditions,
-        roundsFor: roundsFor(5, 2),
+        // Five rounds under every condition: a first paint on a slowed CPU swings by tens of
+        // milliseconds from one navigation to the next, and a median of two rounds is their mean.
+        roundsFor: roundsFor(5, 5),
         samples: smoke ? 1 : 5,
       })),
       ...(await benchDeepLink({ rounds: smoke ? 1 : 3, profile: smoke ? LOCAL : LATENCY_150 })),
