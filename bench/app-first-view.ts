@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
+import type { Page } from '@playwright/test';
 import { FIRST_ROW_PROBE, launchChromium, ROW_SELECTOR } from './browser.ts';
 import { startExplorer, type Explorer } from './explorer.ts';
 import {
@@ -16,7 +17,8 @@ import type { BenchRow } from './table.ts';
 
 // Bench 5: from navigation to the first row on screen, for a link to the 5,000-video playlist
 // opened in a fresh browser profile (cold HTTP cache), against the floor: the very HTML the
-// explorer sends for it, with its scripts taken out, served as a static file by the same server. Beside it, the time until the app has hydrated that markup (links navigate in the app,
+// explorer sends for it, with its scripts taken out, served as a static file by the same server
+// (and the same policy: its inline stylesheet applies, which the bench checks). Beside it, the time until the app has hydrated that markup (links navigate in the app,
 // the list scrolls virtually). Under each latency profile and page speed (latency-profiles.ts):
 // the first visitor's answer puts the list's first page in the cache, so the upstream's latency
 // reaches a later visitor's first view only through what the app asks for before it shows.
@@ -51,6 +53,19 @@ export const startWithReference = (root: string, profile: LatencyProfile): Promi
 
 export const REFERENCE_FILE = 'reference.html';
 
+/**
+ * Throws unless every `<style>` of the page applies. The app's stylesheet is inline, allowed by
+ * its hash in the page's policy: a copy served under another policy would paint unstyled, and
+ * so sooner, a floor no styled page could reach (as the static copy did until the server named
+ * the hashes of a built page's styles).
+ */
+export async function assertStyled(page: Page, url: string): Promise<void> {
+  const blocked = await page.evaluate(
+    () => [...document.querySelectorAll('style')].filter((style) => style.sheet === null).length,
+  );
+  if (blocked > 0) throw new Error(`${url}: ${blocked} inline stylesheet(s) did not apply`);
+}
+
 interface Timing {
   firstRow: number;
   hydrated: number | null;
@@ -72,6 +87,7 @@ export async function benchAppFirstView(options: {
     await slowCpu(context, page, conditions.cpuSlowdown);
     await page.goto(url);
     await page.waitForSelector(ROW_SELECTOR);
+    await assertStyled(page, url);
     if (app) await page.waitForSelector('html[data-hydrated]');
     const timing = await page.evaluate(() => {
       const w = window as unknown as { __firstRow: number };

@@ -1,6 +1,11 @@
 import { rmSync } from 'node:fs';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
-import { buildWithReference, REFERENCE_FILE, startWithReference } from './app-first-view.ts';
+import {
+  assertStyled,
+  buildWithReference,
+  REFERENCE_FILE,
+  startWithReference,
+} from './app-first-view.ts';
 import { launchChromium, ROW_SELECTOR } from './browser.ts';
 import { labelled, type LatencyProfile } from './latency-profiles.ts';
 import { rawChain } from './raw-chain.ts';
@@ -58,6 +63,7 @@ export async function benchDeepLink(options: {
           timeout: 120_000,
         });
       await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint')[0]);
+      await assertStyled(page, url);
       return await page.evaluate(() => ({
         paint: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
         shown: (window as unknown as { __shown?: number }).__shown ?? null,

@@ -14,6 +14,13 @@ export interface InlinedStyles {
 
 const STYLESHEET_LINK = /<link\b[^>]*\brel="stylesheet"[^>]*>/g;
 
+/** A CSP hash-source for a style element's text. */
+const hashSource = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+
+/** The hash-sources of the `<style>` elements in `html`, as a policy would name them. */
+export const styleHashes = (html: string): string[] =>
+  [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => hashSource(match[1] ?? ''));
+
 /**
  * `template` with each stylesheet link of this origin replaced by its file's text; `read` gives
  * a file by its URL path (undefined when there is none, and the link then stays).
@@ -28,7 +35,7 @@ export function inlineStylesheets(
     const css = href === undefined ? undefined : read(href);
     // A stylesheet that could end the element early stays a file.
     if (css === undefined || /<\/style/i.test(css)) return link;
-    hashes.push(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    hashes.push(hashSource(css));
     return `<style>${css}</style>`;
   });
   return { template: inlined, hashes };

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,6 +7,7 @@ import {
   APP_HTML_PLACEHOLDER,
   APP_STATE_PLACEHOLDER,
 } from '../../shared/app-render.ts';
+import { inlineStylesheets } from './inline-styles.ts';
 import { IMMUTABLE, loadStaticSite, REVALIDATE } from './static-files.ts';
 
 const built = existsSync(join('dist', 'index.html'));
@@ -18,6 +20,25 @@ describe('static files', () => {
     expect(site.files.size).toBe(0);
     expect(site.index.body.toString()).toContain('npm run build');
     expect(site.index.body.toString()).toContain(APP_HEAD_PLACEHOLDER);
+  });
+
+  it('an HTML file with its styles written in is allowed them by hash, and no other', () => {
+    const root = mkdtempSync(join(tmpdir(), 'static-files-'));
+    try {
+      const css = 'p{color:rebeccapurple}';
+      const { template, hashes } = inlineStylesheets(
+        '<link rel="stylesheet" href="/a.css">',
+        () => css,
+      );
+      writeFileSync(join(root, 'saved.html'), `<!doctype html>${template}<p>hi</p>`);
+      writeFileSync(join(root, 'plain.html'), '<!doctype html><p>hi</p>');
+      const site = loadStaticSite(root);
+      const policy = site.files.get('/saved.html')?.contentSecurityPolicy;
+      expect(policy).toContain(`style-src 'self' ${hashes[0]!};`);
+      expect(site.files.get('/plain.html')?.contentSecurityPolicy).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   // The CSP allows no inline script, and an inline style only by its hash (the server writes

@@ -7,6 +7,8 @@ import {
   type Encoding,
 } from '../http/compression.ts';
 import { etagOf } from '../http/representation.ts';
+import { contentSecurityPolicy } from '../http/security-headers.ts';
+import { styleHashes } from './inline-styles.ts';
 import { APP_HEAD_PLACEHOLDER } from '../../shared/app-render.ts';
 import { readViewPreloads, type ViewPreloads } from './view-preloads.ts';
 
@@ -23,6 +25,8 @@ export interface StaticFile {
   cacheControl: string;
   etag: string;
   encoded: Partial<Record<Encoding, Buffer>>;
+  /** For an HTML file with inline styles: the policy that allows them by their hashes. */
+  contentSecurityPolicy?: string;
 }
 
 export interface StaticSite {
@@ -69,13 +73,20 @@ const NO_BUILD_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8
 <body><p>The app has not been built. Run <code>npm run build</code> (or <code>npm start</code>), or <code>npm run dev</code>.</p></body></html>`;
 
 function makeFile(body: Buffer, urlPath: string): StaticFile {
-  return {
+  const file: StaticFile = {
     body,
     contentType: CONTENT_TYPES[extname(urlPath).toLowerCase()] ?? 'application/octet-stream',
     cacheControl: urlPath.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
     etag: etagOf(body),
     encoded: {},
   };
+  // A page of the build with its styles written in (a saved app page, say) shows as it was
+  // made, not unstyled: the default policy allows no inline style.
+  if (extname(urlPath).toLowerCase() === '.html') {
+    const hashes = styleHashes(body.toString('utf8'));
+    if (hashes.length > 0) file.contentSecurityPolicy = contentSecurityPolicy(hashes);
+  }
+  return file;
 }
 
 async function precompress(files: Iterable<StaticFile>): Promise<void> {

@@ -17,6 +17,8 @@ function sendFile(request: RequestHeaders, file: StaticFile): Response {
     'Cache-Control': file.cacheControl,
     ETag: variantTag(file.etag, encoding),
   };
+  if (file.contentSecurityPolicy !== undefined)
+    headers['Content-Security-Policy'] = file.contentSecurityPolicy;
   if (file.encoded.br !== undefined || file.encoded.gzip !== undefined)
     headers.Vary = 'Accept-Encoding';
   if (notModified(request.header('if-none-match'), file.etag)) return respond(304, null, headers);
