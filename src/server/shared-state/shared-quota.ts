@@ -31,7 +31,7 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 
 const WINDOW_MS = 3600_000;
 /** How long a replica cut off from Redis may spend its lease after the lease was last renewed. */
-export const LEASE_LIFE_MS = 20 * 60_000;
+const LEASE_LIFE_MS = 20 * 60_000;
 /** How often a lease is renewed while the link is up. */
 const LEASE_RENEW_MS = 60_000;
 /** The most calls one replica's lease holds, whatever the budget (benchmarks set it to 10^8). */
@@ -40,6 +40,11 @@ const LEASE_MAX_CALLS = 1000;
 const KEEP_MS = WINDOW_MS + LEASE_LIFE_MS + 60_000;
 /** What a replica cut off from Redis with no lease left tells its callers to wait. */
 const OUTAGE_RETRY_SECONDS = 10;
+
+/** The server's time in µs (`now`), and the window (KEYS[1]) cleared of calls an hour old. */
+const NOW_AND_TRIM = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})`;
 
 /**
  * The start of a permit's script: the server's time in µs (`now`), an answer {2, seconds} while
@@ -75,9 +80,7 @@ return {0, used + 1}
  * the future, the replicas' leases (and calls spent from them not yet moved to their times).
  */
 const USAGE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+${NOW_AND_TRIM}
 local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
 return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000)),
   redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')}
@@ -95,9 +98,7 @@ return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 100
  * Returns {1 if the held members were kept else 0, new members added}.
  */
 const RENEW_LEASE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+${NOW_AND_TRIM}
 local budget = tonumber(ARGV[1])
 local expires = now + tonumber(ARGV[2])
 local spent = tonumber(ARGV[3])
@@ -157,9 +158,7 @@ return removed
 
 /** KEYS: window. ARGV: budget, calls. Seconds until `calls` more fit in the window (0: now). */
 const ROOM = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})
+${NOW_AND_TRIM}
 local budget = tonumber(ARGV[1])
 local calls = tonumber(ARGV[2])
 local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
@@ -325,9 +324,9 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     for (const { member, at } of spent) args.push(member, Math.max(0, sent - at));
     args.push(...held, ...fresh);
     const [kept, added] = (await renew([keys.window], args)) as [number, number];
-    // Spent members are in their places now; calls spent meanwhile wait for the next renewal.
+    // The members sent as spent are in their places now. Those spent while the script ran were
+    // taken from `lease.held` into `lease.spent`, to be settled at the next renewal.
     lease.spent = lease.spent.slice(spent.length);
-    // Members spent while the script ran are in `lease.spent`, and what is held is what is left.
     lease.held = [...(kept === 1 ? lease.held : []), ...fresh.slice(0, added)];
     lease.validUntil = sent + LEASE_LIFE_MS;
   };
