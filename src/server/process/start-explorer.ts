@@ -266,6 +266,8 @@ export async function startExplorer(
     chainWarmer === null
       ? served
       : withChainWarming(served, { warmer: chainWarmer, trustProxy: config.trustProxy });
+  // Listening only then: a replica's first requests are counted with the others', not alone.
+  await state.settled();
 
   return {
     app,

@@ -28,6 +28,8 @@ export interface DeploymentState {
   shareBreaker(breaker: () => UpstreamBreaker): { opened(ms: number): void };
   /** Why the state is not shared right now, for /readyz; undefined while it is (or alone). */
   down(): string | undefined;
+  /** Resolves once the shared state is reached, or known unreachable for now (bounded). */
+  settled(): Promise<void>;
   /** Adds this state's own figures to the metrics. */
   registerMetrics(registers: Registry[]): void;
   close(): Promise<void>;
@@ -61,6 +63,7 @@ export function createLocalState(settings: LocalStateSettings): DeploymentState 
       createQuotaGuard({ budgetPerHour: perHour, journal: journal?.budget(name) }),
     shareBreaker: () => ({ opened() {} }),
     down: () => undefined,
+    settled: () => Promise.resolve(),
     registerMetrics() {},
     close: () => {
       journal?.close();

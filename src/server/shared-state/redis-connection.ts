@@ -32,6 +32,12 @@ export interface RedisConnection {
   up(): boolean;
   /** Why not, when down (for /readyz and the log). */
   reason(): string | undefined;
+  /**
+   * Once the first connection is made or has failed, or one attempt's deadline has passed:
+   * what the state is then. A replica waits for it before it listens, so that its first requests are counted
+   * with the others' rather than from its lease.
+   */
+  settled(): Promise<RedisState>;
   /** Told of every change to up or down (e.g. the quota replays what it spent meanwhile). */
   onChange(listener: (state: RedisState) => void): void;
   /** A command failed (timeout, refused): checks the link now rather than at the next beat. */
@@ -45,8 +51,9 @@ const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 
 
 export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
   const { url, commandTimeoutMs, logger, heartbeatMs = 1000 } = options;
+  const connectTimeout = Math.max(1000, commandTimeoutMs * 4);
   const common = {
-    connectTimeout: Math.max(1000, commandTimeoutMs * 4),
+    connectTimeout,
     retryStrategy,
     // The replica must never hang on Redis: commands fail at once while disconnected...
     enableOfflineQueue: false,
@@ -129,6 +136,16 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     state: () => state,
     up: () => state === 'up',
     reason: () => reason,
+    settled() {
+      if (state !== 'connecting') return Promise.resolve(state);
+      return new Promise((done) => {
+        const timeout = setTimeout(() => done(state), connectTimeout);
+        listeners.push((next) => {
+          clearTimeout(timeout);
+          done(next);
+        });
+      });
+    },
     onChange(listener) {
       listeners.push(listener);
     },

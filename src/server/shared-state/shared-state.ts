@@ -104,6 +104,10 @@ export function createSharedState(options: {
       return budget;
     },
     down: () => (connection.up() ? undefined : (connection.reason() ?? connection.state())),
+    // Past one attempt to connect, the replica serves alone until the link comes up.
+    settled: async () => {
+      await connection.settled();
+    },
     figures,
     registerMetrics: (registers) => registerRedisMetrics(registers, figures),
     shareBreaker(breaker) {
