@@ -137,6 +137,38 @@ test('a deep link shows its progress while the pages up to the item load', async
   await expect(page.getByRole('progressbar')).toHaveCount(0);
 });
 
+test('a deep link whose page fails on the way keeps what it loaded, says so, and goes on with Retry', async ({
+  page,
+  faults,
+  expectConsoleErrors,
+}) => {
+  expectConsoleErrors(/status of 5\d\d/);
+  await faults.set({ latencyMs: 80 });
+  await page.goto(`/playlist/${IDS.playlist5000}?index=2345`);
+  // Part of the way there, every later page fails.
+  await expect(page.getByRole('status')).toContainText(
+    /Loading up to item 2,345: ([3-9]\d\d|1,\d{3}) of 2,345 loaded/,
+    { timeout: 20_000 },
+  );
+  await faults.set({
+    latencyMs: 80,
+    failNext: { count: 1000, status: 500, endpoint: 'playlist', withContinuation: true },
+  });
+  const failure = page.getByRole('alert').filter({ hasText: 'Could not load more' });
+  await expect(failure.getByRole('button', { name: 'Retry' })).toBeVisible({ timeout: 20_000 });
+  // The rows loaded so far are the list's now, from the top.
+  await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
+  await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toHaveAttribute('aria-setsize', '5000');
+
+  await faults.reset();
+  await expect(failure.getByRole('timer')).toHaveCount(0, { timeout: 20_000 });
+  await failure.getByRole('button', { name: 'Retry' }).click();
+  const target = page.locator(`${ROWS}[aria-posinset="2345"]`);
+  await expect(target).toBeInViewport({ timeout: 20_000 });
+  await expect(target.locator('[aria-current="true"]')).toContainText('2,345');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test('a late answer never lands in another list', async ({ page, faults }) => {
   await page.goto(`/channel/${IDS.bigChannel}/playlists`);
   const playlists = page.getByRole('list', { name: 'Playlists' });

@@ -45,27 +45,25 @@ export async function request(url: string, signal?: AbortSignal, accept = 'appli
   return response;
 }
 
-/**
- * Reads an answer with `schema`. A page is first put to the yes/no check compiled from its
- * schema (page-check.ts), which reads it without copying it; zod runs only when that says no,
- * to tell what is wrong.
- */
-export async function getParsed<T>(
-  url: string,
-  schema: z.ZodType<T>,
-  signal?: AbortSignal,
-  check?: Check,
-): Promise<T> {
+/** Reads a successful answer's JSON body, unchecked. */
+async function getJson(url: string, signal?: AbortSignal): Promise<unknown> {
   const response = await request(url, signal);
-  let body: unknown;
   try {
-    body = await response.json();
+    return await response.json();
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError('malformed', 'The server sent an answer that is not valid JSON.', {
       cause: error,
     });
   }
+}
+
+/**
+ * `body` read with `schema`. A page is first put to the yes/no check compiled from its schema
+ * (page-check.ts), which reads it without copying it; zod runs only when that says no, to tell
+ * what is wrong.
+ */
+function checked<T>(body: unknown, schema: z.ZodType<T>, check?: Check): T {
   if (check?.(body)) return body as T;
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
@@ -74,6 +72,16 @@ export async function getParsed<T>(
     });
   }
   return parsed.data;
+}
+
+/** Reads an answer with `schema`. */
+export async function getParsed<T>(
+  url: string,
+  schema: z.ZodType<T>,
+  signal?: AbortSignal,
+  check?: Check,
+): Promise<T> {
+  return checked(await getJson(url, signal), schema, check);
 }
 
 /** The URL of one page of a lookup (spec §4): the first without a continuation. */
@@ -103,14 +111,31 @@ function pageCheck(endpoint: EndpointName): Check {
 }
 
 /** One page of any lookup, checked against that endpoint's page schema. */
-export function fetchPage<E extends EndpointName>(
+export async function fetchPage<E extends EndpointName>(
   endpoint: E,
   id: string,
   continuation: string | null,
   signal?: AbortSignal,
 ): Promise<EndpointPage<E>> {
-  const { pageSchema } = pageSchemas[endpoint];
-  return getParsed(lookupUrl(endpoint, id, continuation), pageSchema, signal, pageCheck(endpoint));
+  return checkedPage(endpoint, await fetchPageBody(endpoint, id, continuation, signal));
+}
+
+/**
+ * One page of a lookup as it came, not yet checked: for a loop along the chain that sends the
+ * next request while it checks this page (page-chain.ts). Nothing else may read it unchecked.
+ */
+export function fetchPageBody(
+  endpoint: EndpointName,
+  id: string,
+  continuation: string | null,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  return getJson(lookupUrl(endpoint, id, continuation), signal);
+}
+
+/** A fetched page's body checked against its endpoint's page schema (an ApiError if not one). */
+export function checkedPage<E extends EndpointName>(endpoint: E, body: unknown): EndpointPage<E> {
+  return checked(body, pageSchemas[endpoint].pageSchema, pageCheck(endpoint));
 }
 
 /**

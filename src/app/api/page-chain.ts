@@ -1,15 +1,16 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
-import { fetchPage } from './api-client.ts';
+import { checkedPage, fetchPageBody } from './api-client.ts';
 import { pagesOptions } from './catalogue-queries.ts';
 import { nextContinuation } from './continuation-guard.ts';
 
 // Following a list's continuations past the pages it holds (spec §2.6), for a reader who
 // jumps far ahead or a link to item 5,000. Going through the infinite query's fetchNextPage
 // would cost every page a state update, a notification and a React render before the next
-// request leaves; here each page is asked for as soon as the previous one is read, and the
-// pages are written to the query cache in batches (at most one write per `commitEveryMs`, and
-// one at the end), so a long chain renders a handful of times instead of once per page.
+// request leaves; here each page is asked for as soon as the previous one names it (before that
+// one is checked, which then overlaps the round trip), and the pages are written to the query
+// cache in batches (at most one write per `commitEveryMs`, and one at the end), so a long chain
+// renders a handful of times instead of once per page.
 //
 // A failed page is not retried here: the caller asks the query for it (fetchNextPage), which
 // owns the retry policy and the error state the list shows.
@@ -73,39 +74,69 @@ export async function followChain<E extends EndpointName>(
 
   let next = nextContinuation(pages.at(-1)?.continuation ?? null, pageParams);
   let newest: EndpointPage<E> | undefined;
-  // A request that left before a write (below); aborted if the chain stops without it.
+  // A request that left before a write or a check (below); aborted if the chain stops first.
   const own = new AbortController();
   const requests = AbortSignal.any([signal, own.signal]);
-  let ahead: Promise<EndpointPage<E>> | undefined;
-  const stopped = (): ChainOutcome => {
+  let ahead: Promise<unknown> | undefined;
+  const dropAhead = () => {
     own.abort();
     void ahead?.catch(() => undefined);
+  };
+  const stopped = (): ChainOutcome => {
+    dropAhead();
     return 'stopped';
+  };
+  /**
+   * The page after `raw`, to ask for before `raw` is checked: its continuation when it names a
+   * new one and `raw` is not the last page wanted. Read from the unchecked body only to send
+   * that request; the check below decides what is kept.
+   */
+  const following = (raw: unknown, param: string): string | undefined => {
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const { items, continuation } = raw as { items?: unknown; continuation?: unknown };
+    if (!Array.isArray(items) || typeof continuation !== 'string') return undefined;
+    try {
+      if (enough(loaded + items.length, raw as EndpointPage<E>)) return undefined;
+    } catch {
+      return undefined;
+    }
+    return nextContinuation(continuation, [...pageParams, param]);
   };
   for (;;) {
     if (signal.aborted) return stopped();
     // Someone else wrote the list (a whole-list walk, a reset): its pages, not ours, and no
     // further lookup for a chain that is no longer the list's.
     if (queryClient.getQueryData(queryKey) !== written) return stopped();
-    if (enough(loaded, newest)) return commit() ? 'enough' : stopped();
-    if (next === undefined) return commit() ? 'end' : stopped();
-    if (performance.now() - lastCommit >= commitEveryMs) {
-      // The next request leaves before the write, so the render the write causes overlaps
-      // its round trip instead of delaying it.
-      ahead = fetchPage(endpoint, id, next, requests);
-      if (!commit()) return stopped();
+    if (enough(loaded, newest)) {
+      dropAhead();
+      return commit() ? 'enough' : stopped();
     }
+    if (next === undefined) return commit() ? 'end' : stopped();
+    ahead ??= fetchPageBody(endpoint, id, next, requests);
+    // The write comes after the request left, so the render it causes overlaps the round trip.
+    if (performance.now() - lastCommit >= commitEveryMs && !commit()) return stopped();
+    let raw: unknown;
     try {
-      newest = await (ahead ?? fetchPage(endpoint, id, next, requests));
+      raw = await ahead;
     } catch {
       if (signal.aborted) return 'stopped';
       return commit() ? 'failed' : 'stopped';
     } finally {
       ahead = undefined;
     }
+    // The next request leaves before this page is checked: the check overlaps its round trip.
+    const then = following(raw, next);
+    if (then !== undefined) ahead = fetchPageBody(endpoint, id, then, requests);
+    try {
+      newest = checkedPage(endpoint, raw);
+    } catch {
+      dropAhead();
+      return commit() ? 'failed' : 'stopped';
+    }
     pages.push(newest);
     pageParams.push(next);
     loaded += newest.items.length;
+    // The same body, read the same way: `next` is the page already asked for, if one was.
     next = nextContinuation(newest.continuation, pageParams);
   }
 }

@@ -28,6 +28,8 @@ interface PagedListProps {
   problemHeadingLevel?: 1 | 2;
   /** Keeps the rows and the footer back (a deep link still loading the pages up to its item). */
   holdRows?: boolean;
+  /** The row a deep link jumps to once its rows show (WindowList's `openAt`). */
+  openAt?: number;
   rowsClassName?: string;
   setSize?: number;
   handleRef?: Ref<WindowListHandle>;
@@ -49,6 +51,7 @@ export function PagedList({
   pendingHeader,
   problemHeadingLevel,
   holdRows = false,
+  openAt,
   rowsClassName,
   setSize,
   handleRef,
@@ -88,6 +91,7 @@ export function PagedList({
             setSize={setSize}
             rowSize={rowSize}
             restoreY={list.restoreY}
+            openAt={openAt}
             onNeedRows={list.requestRows}
             onTopIndexChange={onTopIndexChange}
             renderRow={(position) =>

@@ -51,6 +51,12 @@ interface WindowListProps {
   /** Window scroll position to restore when the list first appears (back/forward). */
   restoreY?: number;
   /**
+   * The row the window is about to jump to when the list first appears (a deep link's item):
+   * its rows are drawn in the first render, rather than the top rows and then, after the
+   * jump's scroll event, these.
+   */
+  openAt?: number;
+  /**
    * Called as the window moves with how many rows (from the first) should be loaded by now: the
    * rows on screen and, ahead of them, as many as the reader will reach before a page or two can
    * arrive at the speed they are scrolling. A reader at rest asks for a screen's worth ahead.
@@ -85,6 +91,7 @@ export function WindowList({
   setSize,
   renderRow,
   restoreY,
+  openAt,
   onNeedRows,
   onTopIndexChange,
   handleRef,
@@ -114,7 +121,16 @@ export function WindowList({
     estimateSize: () => rowHeight,
     overscan: OVERSCAN,
     scrollMargin,
-    initialOffset: () => restoreY ?? (typeof window === 'undefined' ? 0 : window.scrollY),
+    // A list that appears after hydration to jump to a row starts where the jump will put the
+    // window, give or take the header above (scrollMargin, not yet measured), which the
+    // overscan covers. One hydrating the server's rows starts where the window is.
+    initialOffset: () =>
+      restoreY ??
+      (openAt !== undefined && hydrated
+        ? Math.max(0, openAt * rowHeight - CONTEXT_PX)
+        : typeof window === 'undefined'
+          ? 0
+          : window.scrollY),
     getItemKey: (index) => index, // by position: a video listed twice is shown twice
     useFlushSync: false,
     rangeExtractor: (range) => {

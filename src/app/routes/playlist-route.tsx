@@ -94,6 +94,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
         // Until the target's page is in, only the progress shows: laying out a list that grows
         // a page at a time, none of it on screen, would cost more than the pages themselves.
         holdRows={seek.state === 'loading'}
+        openAt={seek.state === 'found' ? seek.position : undefined}
         handleRef={listRef}
         onTopIndexChange={followTop}
         renderRow={(row) => {
