@@ -1,3 +1,4 @@
+import './process/production-mode.ts';
 import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
