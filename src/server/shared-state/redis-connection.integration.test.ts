@@ -30,11 +30,13 @@ describe('the link to Redis, at start', () => {
   });
 
   it('settles down at once when nothing listens', async () => {
-    const connection = connect(`redis://127.0.0.1:${await freePort()}`);
+    // A long attempt's deadline (8 s), so that "at once" is told from waiting it out whatever
+    // the machine's load.
+    const connection = connect(`redis://127.0.0.1:${await freePort()}`, 2000);
     try {
       const started = performance.now();
       expect(await connection.settled()).toBe('down');
-      expect(performance.now() - started).toBeLessThan(900);
+      expect(performance.now() - started).toBeLessThan(4000);
     } finally {
       await connection.close();
     }
