@@ -279,13 +279,16 @@ describe('a playlist at ?index=N', () => {
     expect(upstream.hits()).toBe(hits);
   });
 
-  it('previews the playlist while the page holding item N is not cached, and never fetches it', async () => {
+  it('while the page holding item N is not cached: the playlist, "#N of TOTAL", and no fetch', async () => {
     freshExplorer();
     await readPage();
     await readPage(continuationAfter(1));
     const hits = upstream.hits();
     const head = await headFor(`/playlist/${PLAYLIST_ID}?index=151`);
-    expectPreview(head, playlistPreview(`${playlistUrl}?index=151`));
+    expectPreview(head, {
+      ...playlistPreview(`${playlistUrl}?index=151`),
+      description: `#151 of ${PLAYLIST_SIZE} in ${PLAYLIST_TITLE}`,
+    });
     expect(upstream.hits()).toBe(hits);
     const url = new URL(`/playlist/${PLAYLIST_ID}?index=151`, 'http://x');
     expect(previews.previewFor(url, await firstPageFor(url)).complete).toBe(false);
@@ -461,12 +464,13 @@ describe('with the embedded catalogue', () => {
     const id = FIXTURE_IDS.playlist5000;
     const path = `/playlist/${id}?index=2345`;
 
-    // Only the first page so far: the playlist's own preview.
+    // Only the first page so far: the playlist's own preview, saying where item 2,345 is.
     const first = await firstPageFor(new URL(path, 'http://internal'));
     if (first.kind !== 'page') throw new Error('no first page');
     const info = (JSON.parse(first.page.body.toString()) as PlaylistPage).info!;
     const before = readHead(previews.headFor(new URL(path, 'http://x'), ORIGIN, first));
     expect(before.meta['og:title']).toBe(info.title);
+    expect(before.meta.description).toBe(`#2,345 of 5,000 in ${info.title}`);
     expect(before.meta['og:image']).toMatch(
       new RegExp(`^${ORIGIN}/thumbnails/pl/${id}/hqdefault\\.jpg\\?`),
     );

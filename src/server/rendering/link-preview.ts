@@ -165,12 +165,15 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     };
     // Past the end the app finds nothing either: the playlist is the whole answer.
     if (index === undefined || index > info.totalItems) return preview;
+    // The first page gives the total, so a link to item N says where N is even while the page
+    // holding it has not been read: its title and thumbnail come once a reader has been there.
+    const where = `#${formatCount(index)} of ${formatCount(info.totalItems)} in ${title}`;
     const item = cachedPlaylistItem(pages, id, firstPage, index);
-    if (item === null) return { ...preview, complete: false };
+    if (item === null) return { ...preview, description: where, complete: false };
     return {
       ...preview,
       title: truncate(item.title, TITLE_MAX) || title,
-      description: `#${formatCount(index)} of ${formatCount(info.totalItems)} in ${title}`,
+      description: where,
       image: largestThumbnail(item.thumbnails) ?? preview.image,
     };
   }
