@@ -22,6 +22,9 @@ import { openApiDocument } from '../openapi/openapi-document.ts';
 import type { DemoEntry } from '../../shared/explorer-api.ts';
 import { notFound, unknownApi } from '../routes/not-found.ts';
 import { thumbnails } from '../routes/thumbnails.ts';
+import { cards } from '../routes/cards.ts';
+import { CARDS_PREFIX } from '../cards/card-address.ts';
+import type { PreviewCards } from '../cards/preview-cards.ts';
 import type { WholeListOptions } from '../routes/whole-list.ts';
 import type { StaticSite } from '../rendering/static-files.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
@@ -45,6 +48,8 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   publicUrl?: string;
   /** Only with the embedded catalogue. */
   thumbnails?: ThumbnailProxy | null;
+  /** The views' preview cards (`/cards/…png`); unset: none (404). */
+  cards?: PreviewCards | null;
   /** `GET /api/demo`; null (404) unless the upstream is the embedded catalogue. */
   demoEntries?: DemoEntry[] | null;
   logger: Logger;
@@ -114,6 +119,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   app.get('/api/*', unknownApi);
 
   app.get(`${THUMBNAIL_PREFIX}*`, thumbnails(options.thumbnails ?? null));
+  app.get(`${CARDS_PREFIX}/*`, cards(options.cards ?? null, trustProxy));
 
   app.get(
     '*',

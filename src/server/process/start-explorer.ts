@@ -9,6 +9,7 @@ import { loadBuiltShell } from '../rendering/app-shell.ts';
 import { cachedPageFastPath } from '../pages/cached-page-fast-path.ts';
 import { createServerApp } from './create-server-app.ts';
 import { createLinkPreviews } from '../rendering/link-preview.ts';
+import { createPreviewCards } from '../cards/preview-cards.ts';
 import { createRequestLogger } from '../observability/request-log.ts';
 import { explorerListener } from './node-listener.ts';
 import { createUpstreamBreaker } from '../upstream/breaker.ts';
@@ -244,6 +245,7 @@ export async function startExplorer(
     appHtml,
     publicUrl: config.publicUrl,
     thumbnails,
+    cards: createPreviewCards({ pageSource, channelTitles, thumbnails }),
     demoEntries: catalogue === null ? null : DEMO_ENTRIES,
     logger,
     requestLogger,

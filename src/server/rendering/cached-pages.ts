@@ -19,6 +19,8 @@ export type CachedPages = Pick<PageSource, 'peek'>;
 
 interface PlaylistDigest {
   count: number;
+  /** The page's items' durations added up (a live stream's null as nothing). */
+  seconds: number;
   continuation: string | null;
   info: PlaylistInfo | undefined;
 }
@@ -43,7 +45,14 @@ export function playlistDigest(page: StoredPage): PlaylistDigest | null {
   if (known) return known;
   const data = readStored<PlaylistPage>(page);
   if (data === null || !Array.isArray(data.items)) return null;
-  const digest = { count: data.items.length, continuation: data.continuation, info: data.info };
+  let seconds = 0;
+  for (const item of data.items) seconds += item.duration ?? 0;
+  const digest = {
+    count: data.items.length,
+    seconds,
+    continuation: data.continuation,
+    info: data.info,
+  };
   digests.set(page, digest);
   return digest;
 }
@@ -71,6 +80,31 @@ export function cachedPlaylistItem(
     before += digest.count;
     const next = digest.continuation;
     if (next === null || digest.count === 0 || followed.has(next)) return null;
+    followed.add(next);
+    page = pages.peek({ endpoint: 'playlist', id, continuation: next });
+  }
+  return null;
+}
+
+/**
+ * The playlist's total duration in seconds, when every one of its pages is in the cache (live
+ * streams, whose duration is null, count as nothing); null otherwise. From the pages' digests.
+ */
+export function cachedPlaylistDuration(
+  pages: CachedPages,
+  id: string,
+  first: StoredPage,
+): number | null {
+  let page: StoredPage | undefined = first;
+  let seconds = 0;
+  const followed = new Set<string>();
+  while (page !== undefined) {
+    const digest = playlistDigest(page);
+    if (digest === null) return null;
+    seconds += digest.seconds;
+    const next = digest.continuation;
+    if (next === null) return seconds;
+    if (followed.has(next)) return null;
     followed.add(next);
     page = pages.peek({ endpoint: 'playlist', id, continuation: next });
   }

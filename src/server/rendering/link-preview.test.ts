@@ -29,6 +29,7 @@ import {
   type TestUpstream,
 } from '../../test-support/test-upstream.ts';
 import { createChannelTitles, type ChannelTitles } from './channel-titles.ts';
+import { cardPath } from '../cards/card-address.ts';
 import {
   createLinkPreviews,
   renderHead,
@@ -84,6 +85,8 @@ interface Head {
   title: string;
   canonical: string | undefined;
   meta: Record<string, string>;
+  /** The JSON-LD blocks (structured-data.ts), parsed. */
+  jsonLd: Array<Record<string, unknown>>;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
@@ -97,9 +100,15 @@ const unescape = (text: string) =>
 function readHead(head: string): Head {
   const LINE =
     /^(?:<title>([^<>]*)<\/title>|<meta (name|property)="([a-z:_]+)" content="([^"<>]*)" \/>|<link rel="canonical" href="([^"<>]*)" \/>)$/;
+  const JSON_LD = /^<script type="application\/ld\+json">([^<>]*)<\/script>$/;
   expect(head).not.toContain("'");
-  const read: Head = { title: '', canonical: undefined, meta: {} };
+  const read: Head = { title: '', canonical: undefined, meta: {}, jsonLd: [] };
   for (const line of head.split('\n')) {
+    const data = JSON_LD.exec(line)?.[1];
+    if (data !== undefined) {
+      read.jsonLd.push(JSON.parse(data) as Record<string, unknown>);
+      continue;
+    }
     const match = LINE.exec(line);
     if (!match) throw new Error(`unexpected line in the head: ${line}`);
     const [, title, , name, content, canonical] = match;
@@ -119,8 +128,18 @@ interface Expected {
   description: string | RegExp;
   /** og:url; also the canonical unless `notFound`. */
   url: string;
+  /** The thumbnail the view's card shows: when there is one, the view has a card. */
   image?: { url: string; width: number; height: number };
+  /** The card's path when not the view's own (`cardOf`); null: none. */
+  card?: string | null;
   notFound?: boolean;
+}
+
+/** The card of a view's URL: its path, and `index` when it names one of the playlist's items. */
+function cardOf(url: string): string {
+  const { pathname, searchParams } = new URL(url);
+  const index = Number(searchParams.get('index'));
+  return cardPath(pathname, index >= 1 && index <= PLAYLIST_SIZE ? index : undefined);
 }
 
 /** Every field of the preview: title, description, canonical, Open Graph, Twitter card. */
@@ -145,19 +164,28 @@ function expectPreview(head: string, expected: Expected) {
   expect(meta['twitter:card']).toBe('summary_large_image');
   expect(meta['twitter:title']).toBe(expected.title);
   expect(meta['twitter:description']).toBe(meta.description);
-  if (expected.image) {
-    const absolute = new URL(expected.image.url, ORIGIN).href;
+  const card =
+    expected.card === undefined ? (expected.image ? cardOf(expected.url) : null) : expected.card;
+  if (card !== null) {
+    // The view's card: a PNG at the size unfurlers ask for, described by the title.
+    const absolute = `${ORIGIN}${card}`;
     expect(meta['og:image']).toBe(absolute);
-    expect(meta['og:image']).toMatch(/^https:\/\//);
     expect(meta['twitter:image']).toBe(absolute);
-    expect(meta['og:image:width']).toBe(String(expected.image.width));
-    expect(meta['og:image:height']).toBe(String(expected.image.height));
-    // Every image of the fixtures is a JPEG, as the real service's are (spec §2.5).
-    expect(meta['og:image:type']).toBe('image/jpeg');
+    expect(meta['og:image:type']).toBe('image/png');
+    expect(meta['og:image:width']).toBe('1200');
+    expect(meta['og:image:height']).toBe('630');
+    expect(meta['og:image:alt']).toBe(expected.title);
+    expect(meta['twitter:image:alt']).toBe(expected.title);
   } else {
     expect(meta['og:image']).toBeUndefined();
     expect(meta['twitter:image']).toBeUndefined();
   }
+}
+
+/** The thumbnail a view's preview (and so its card) shows. */
+async function imageFor(path: string) {
+  const url = new URL(path, 'http://internal');
+  return previews.previewFor(url, await firstPageFor(url)).image;
 }
 
 /** The head for `path`, its first page fetched as the page route does. */
@@ -191,10 +219,26 @@ describe('a playlist', () => {
     expect(head).toContain(
       'content="Rock &amp; Roll &quot;Classics&quot; &lt;Live&gt; — Tom&#39;s picks 🎸🔥"',
     );
-    // The root-relative thumbnail made absolute on the public origin, its query escaped.
+    // The card's URL on the public origin; its picture is the list's largest thumbnail.
     expect(head).toContain(
-      `<meta property="og:image" content="${ORIGIN}/thumbnails/pl/${PLAYLIST_ID}/hqdefault.jpg?sqp=x&amp;rs=y" />`,
+      `<meta property="og:image" content="${ORIGIN}/cards/playlist/${PLAYLIST_ID}.png" />`,
     );
+    expect(await imageFor(`/playlist/${PLAYLIST_ID}`)).toEqual(LARGEST_PLAYLIST_THUMBNAIL);
+    // Structured data: the first page's 100 videos at their positions, and channel → list.
+    const [list, crumbs] = readHead(head).jsonLd;
+    expect(list).toMatchObject({ '@type': 'ItemList', name: PLAYLIST_TITLE, numberOfItems: 250 });
+    const elements = list?.itemListElement as Array<{ position: number; item: { name: string } }>;
+    expect(elements.map((element) => element.position)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
+    expect(elements[41]?.item.name).toBe(itemTitle(42));
+    expect(crumbs).toMatchObject({
+      '@type': 'BreadcrumbList',
+      itemListElement: [
+        { position: 1, name: OWNER_TITLE, item: `${ORIGIN}/channel/${OWNER_ID}` },
+        { position: 2, name: PLAYLIST_TITLE, item: playlistUrl },
+      ],
+    });
   });
 
   it('cuts a long description at a word boundary, about 200 characters, with an ellipsis', async () => {
@@ -272,8 +316,8 @@ describe('a playlist at ?index=N', () => {
       );
     }
     // The item's thumbnail URL had a quote in its query: percent-encoded by URL, then escaped.
-    expect(readHead(await headFor(`/playlist/${PLAYLIST_ID}?index=2`)).meta['og:image']).toBe(
-      'https://i.example.com/vi/2/maxres.jpg?s=1&t=%22x%22',
+    expect((await imageFor(`/playlist/${PLAYLIST_ID}?index=2`))?.url).toBe(
+      'https://i.example.com/vi/2/maxres.jpg?s=1&t="x"',
     );
     // Reading the cache spent nothing.
     expect(upstream.hits()).toBe(hits);
@@ -336,6 +380,10 @@ describe('a channel', () => {
     expect(playlists).toContain(
       '<title>Tom&#39;s &quot;Quotes&quot; &amp; &lt;Co&gt; 🎬 · Playlists · Catalogue Explorer</title>',
     );
+    expect(readHead(playlists).jsonLd[0]).toMatchObject({
+      '@type': 'ItemList',
+      name: `${OWNER_TITLE} · Playlists`,
+    });
     // The guest is known from a page that was not a first page; its lists are not (404).
     const url = new URL(`/channel/${GUEST_ID}`, 'http://x');
     expectPreview(previews.headFor(url, ORIGIN, { kind: 'none' }), {
@@ -357,10 +405,11 @@ describe('a channel', () => {
     });
     const url = new URL(`/channel/${OWNER_ID}`, 'http://x');
     expect(previews.previewFor(url, await firstPageFor(url)).complete).toBe(false);
-    // Without its first page at hand: the cache's copy of it (the image), or no image.
+    // Without its first page at hand: the cache's copy of it (its card), or no image.
     expect(readHead(previews.headFor(url, ORIGIN, { kind: 'none' })).meta['og:image']).toBe(
-      NEWEST_VIDEO_THUMBNAILS[1]?.url,
+      `${ORIGIN}/cards/channel/${OWNER_ID}.png`,
     );
+    expect(previews.previewFor(url, { kind: 'none' }).image).toEqual(NEWEST_VIDEO_THUMBNAILS[1]);
     const other = new URL(`/channel/${UNKNOWN_CHANNEL_ID}/playlists`, 'http://x');
     expectPreview(previews.headFor(other, ORIGIN, { kind: 'none' }), {
       documentTitle: `${UNKNOWN_CHANNEL_ID} · Playlists · ${SITE}`,
@@ -383,6 +432,8 @@ describe('the image’s type', () => {
             description: 'B',
             path: '/',
             image: { url, width: 336, height: 188 },
+            card: null,
+            structured: null,
             notFound: false,
             failed: false,
             complete: true,
@@ -405,6 +456,7 @@ describe('home and not found', () => {
       title: SITE,
       description: /^Browse a video platform’s playlists and channels/,
       url: `${ORIGIN}/`,
+      card: '/cards/home.png',
     });
   });
 
@@ -430,6 +482,7 @@ describe('home and not found', () => {
     // a list: either way the preview says so.
     for (const given of [{ kind: 'not-found' } as const, await firstPageFor(url)]) {
       expectPreview(previews.headFor(url, ORIGIN, given), notFound(what, url.pathname));
+      expect(readHead(previews.headFor(url, ORIGIN, given)).jsonLd).toEqual([]);
     }
   });
 
@@ -471,8 +524,9 @@ describe('with the embedded catalogue', () => {
     const before = readHead(previews.headFor(new URL(path, 'http://x'), ORIGIN, first));
     expect(before.meta['og:title']).toBe(info.title);
     expect(before.meta.description).toBe(`#2,345 of 5,000 in ${info.title}`);
-    expect(before.meta['og:image']).toMatch(
-      new RegExp(`^${ORIGIN}/thumbnails/pl/${id}/hqdefault\\.jpg\\?`),
+    expect(before.meta['og:image']).toBe(`${ORIGIN}/cards/playlist/${id}.png?index=2345`);
+    expect(previews.previewFor(new URL(path, 'http://x'), first).image?.url).toMatch(
+      new RegExp(`^/thumbnails/pl/${id}/hqdefault\\.jpg\\?`),
     );
 
     // The API reads pages 2 to 24 (items 101 to 2,400), as a reader scrolling down would.
@@ -492,7 +546,10 @@ describe('with the embedded catalogue', () => {
     const { meta, title } = readHead(head);
     expect(meta['og:title']).toBe(item?.title);
     expect(meta.description).toBe(`#2,345 of 5,000 in ${info.title}`);
-    expect(meta['og:image']).toBe(`${ORIGIN}${item?.thumbnails[0]?.url}`);
+    expect(meta['og:image']).toBe(`${ORIGIN}/cards/playlist/${id}.png?index=2345`);
+    expect(previews.previewFor(new URL(path, 'http://x'), first).image?.url).toBe(
+      item?.thumbnails[0]?.url,
+    );
     expect(meta['og:url']).toBe(`${ORIGIN}${path}`);
     expect(title).toBe(`${info.title} · ${SITE}`);
 

@@ -1,4 +1,10 @@
-import type { PlaylistInfo, Thumbnail } from '../../shared/catalogue-schema.ts';
+import type {
+  ChannelPlaylistsPage,
+  ChannelVideosPage,
+  PlaylistInfo,
+  PlaylistPage,
+  Thumbnail,
+} from '../../shared/catalogue-schema.ts';
 import {
   channelPath,
   homePath,
@@ -16,11 +22,14 @@ import {
   firstItemThumbnail,
   largestThumbnail,
   playlistDigest,
+  readStored,
   type CachedPages,
 } from './cached-pages.ts';
 import type { ChannelTitles } from './channel-titles.ts';
 import type { StoredPage } from '../pages/page-entry.ts';
 import { countOf, escapeHtml, formatCount, oneLine, truncate } from './preview-text.ts';
+import { structuredDataTags, type StructuredView } from './structured-data.ts';
+import { CARD_HEIGHT, CARD_WIDTH, cardPath } from '../cards/card-address.ts';
 
 export { publicOrigin, type PublicOriginOptions } from './public-origin.ts';
 
@@ -50,7 +59,12 @@ export interface LinkPreview {
   description: string;
   /** og:url (path and query on the public origin); also the canonical unless `notFound`. */
   path: string;
+  /** The picture the view's card shows (and an unfurler's image when there is no card). */
   image: Thumbnail | null;
+  /** The view's preview card (cards/preview-cards.ts), path and query; null when none. */
+  card: string | null;
+  /** The view's first page for its JSON-LD (structured-data.ts); null when there is none. */
+  structured: StructuredView | null;
   notFound: boolean;
   /**
    * The page answers with an error status (the upstream failed): nothing there to index, so no
@@ -118,6 +132,8 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       description: `There is no ${what} at this address. Open a playlist or channel from the home page.`,
       path: url.pathname,
       image: null,
+      card: null,
+      structured: null,
       notFound: true,
       failed: false,
       complete: true,
@@ -146,6 +162,8 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         description: `A playlist of videos, to browse in ${SITE_NAME}.`,
         path,
         image: null,
+        card: null,
+        structured: null,
         notFound: false,
         failed: false,
         complete: false,
@@ -159,6 +177,13 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       description: playlistAbout(info),
       path,
       image: largestThumbnail(info.thumbnails),
+      card: cardPath(playlistPath(id)),
+      structured: {
+        kind: 'playlist',
+        id,
+        info,
+        items: readStored<PlaylistPage>(firstPage)?.items ?? [],
+      },
       notFound: false,
       failed: false,
       complete: true,
@@ -169,9 +194,11 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     // holding it has not been read: its title and thumbnail come once a reader has been there.
     const where = `#${formatCount(index)} of ${formatCount(info.totalItems)} in ${title}`;
     const item = cachedPlaylistItem(pages, id, firstPage, index);
-    if (item === null) return { ...preview, description: where, complete: false };
+    const card = cardPath(playlistPath(id), index);
+    if (item === null) return { ...preview, description: where, card, complete: false };
     return {
       ...preview,
+      card,
       title: truncate(item.title, TITLE_MAX) || title,
       description: where,
       image: largestThumbnail(item.thumbnails) ?? preview.image,
@@ -193,6 +220,22 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       path: channelPath(id, tab),
       // The first row the view shows: the newest video, or the first playlist.
       image: firstPage === undefined ? null : firstItemThumbnail(firstPage),
+      card: firstPage === undefined ? null : cardPath(channelPath(id, tab)),
+      structured:
+        firstPage === undefined
+          ? null
+          : {
+              kind: 'channel',
+              id,
+              tab,
+              name,
+              videos:
+                tab === 'videos' ? (readStored<ChannelVideosPage>(firstPage)?.items ?? []) : [],
+              playlists:
+                tab === 'playlists'
+                  ? (readStored<ChannelPlaylistsPage>(firstPage)?.items ?? [])
+                  : [],
+            },
       notFound: false,
       failed: false,
       complete: name !== undefined && firstPage !== undefined,
@@ -214,6 +257,8 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         description: SITE_DESCRIPTION,
         path: homePath(),
         image: null,
+        card: cardPath(homePath()),
+        structured: null,
         notFound: false,
         failed: false,
         complete: true,
@@ -275,7 +320,18 @@ export function renderHead(preview: LinkPreview, origin: string): string {
     meta('property', 'og:description', preview.description),
     meta('property', 'og:url', url),
   ];
-  if (image) {
+  // The card, where the view has one: an unfurler shows the first og:image.
+  const card =
+    preview.card && !preview.notFound && !preview.failed ? `${origin}${preview.card}` : null;
+  if (card) {
+    tags.push(
+      meta('property', 'og:image', card),
+      meta('property', 'og:image:type', 'image/png'),
+      meta('property', 'og:image:width', String(CARD_WIDTH)),
+      meta('property', 'og:image:height', String(CARD_HEIGHT)),
+      meta('property', 'og:image:alt', preview.title),
+    );
+  } else if (image) {
     tags.push(meta('property', 'og:image', image));
     const type = imageType(image);
     if (type !== undefined) tags.push(meta('property', 'og:image:type', type));
@@ -290,6 +346,13 @@ export function renderHead(preview: LinkPreview, origin: string): string {
     meta('name', 'twitter:title', preview.title),
     meta('name', 'twitter:description', preview.description),
   );
-  if (image) tags.push(meta('name', 'twitter:image', image));
+  if (card)
+    tags.push(
+      meta('name', 'twitter:image', card),
+      meta('name', 'twitter:image:alt', preview.title),
+    );
+  else if (image) tags.push(meta('name', 'twitter:image', image));
+  if (preview.structured && !preview.notFound && !preview.failed)
+    tags.push(structuredDataTags(preview.structured, origin));
   return tags.join('\n');
 }

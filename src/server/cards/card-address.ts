@@ -1,0 +1,16 @@
+// Where a view's preview card is, and its size: what the link previews name in the head, apart
+// from the drawing (card-image.ts) so that writing a head never loads the image library.
+
+/** A preview card's size: what unfurlers ask for (a 1.91:1 picture). */
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+
+export const CARDS_PREFIX = '/cards';
+export const HOME_CARD = `${CARDS_PREFIX}/home.png`;
+
+/** The card of a view's path (and `index`, for a playlist's item N). */
+export function cardPath(viewPath: string, index?: number): string {
+  if (viewPath === '/') return HOME_CARD;
+  const query = index === undefined ? '' : `?index=${index}`;
+  return `${CARDS_PREFIX}${viewPath.replace(/\/$/, '')}.png${query}`;
+}

@@ -1,0 +1,56 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+// The fonts preview cards are drawn with, shipped as npm packages (Noto, under the OFL) rather
+// than whatever the machine has: a card looks the same on every deployment, and covers the
+// scripts the catalogue holds (Latin, Cyrillic, Greek, Arabic, Devanagari, Han and kana,
+// Hangul, and emoji). sharp draws text with Pango, which finds fonts through fontconfig, so the
+// folders go in a fontconfig file of our own that the process points FONTCONFIG_FILE at before
+// any text is drawn (fontconfig reads it once, on first use).
+
+const PACKAGES: Array<[pkg: string, weights: string[]]> = [
+  ['@expo-google-fonts/noto-sans', ['400Regular', '700Bold']],
+  ['@expo-google-fonts/noto-sans-arabic', ['400Regular', '700Bold']],
+  ['@expo-google-fonts/noto-sans-devanagari', ['400Regular', '700Bold']],
+  ['@expo-google-fonts/noto-sans-jp', ['400Regular', '700Bold']],
+  ['@expo-google-fonts/noto-sans-kr', ['400Regular', '700Bold']],
+  ['@expo-google-fonts/noto-emoji', ['400Regular']],
+];
+
+/** Pango's family list: Latin first, then each script's own, emoji last. */
+export const CARD_FAMILIES =
+  'Noto Sans, Noto Sans Arabic, Noto Sans Devanagari, Noto Sans JP, Noto Sans KR, Noto Emoji';
+
+const xml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+let configured = false;
+
+/** Points fontconfig at the shipped fonts (once per process; before the first card). */
+export function useCardFonts(): void {
+  if (configured) return;
+  configured = true;
+  const require = createRequire(import.meta.url);
+  const folders = PACKAGES.flatMap(([pkg, weights]) => {
+    const root = dirname(require.resolve(`${pkg}/package.json`));
+    return weights.map((weight) => join(root, weight));
+  });
+  const home = join(tmpdir(), `catalogue-explorer-fontconfig-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(home, { recursive: true });
+  const file = join(home, 'fonts.conf');
+  writeFileSync(
+    file,
+    [
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">',
+      '<fontconfig>',
+      ...folders.map((folder) => `  <dir>${xml(folder)}</dir>`),
+      `  <cachedir>${xml(join(home, 'cache'))}</cachedir>`,
+      '</fontconfig>',
+      '',
+    ].join('\n'),
+  );
+  process.env.FONTCONFIG_FILE = file;
+}

@@ -1,0 +1,217 @@
+import { hash } from 'node:crypto';
+import type {
+  ChannelPlaylistsPage,
+  ChannelVideosPage,
+  PlaylistPage,
+  Thumbnail,
+} from '../../shared/catalogue-schema.ts';
+import { listForUrl, matchAppRoute, readIndex, type ListLookup } from '../../shared/app-routes.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { StoredPage } from '../pages/page-entry.ts';
+import type { ChannelTitles } from '../rendering/channel-titles.ts';
+import {
+  cachedPlaylistDuration,
+  cachedPlaylistItem,
+  playlistDigest,
+  readStored,
+} from '../rendering/cached-pages.ts';
+import { countOf, formatCount } from '../rendering/preview-text.ts';
+import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
+import { CARDS_PREFIX, HOME_CARD } from './card-address.ts';
+import { drawCard, type CardContent } from './card-image.ts';
+
+// Preview cards: the image a shared link unfurls with, one per view (`/cards<view path>.png`,
+// `?index=N` for a playlist's item N, `/cards/home.png` for the home page). The words come
+// from what a link preview reads (the view's first page, the channel-title index, pages in the
+// cache), so a card costs at most the one lookup a preview may make (the first page, when no one
+// has read it), and never more: a playlist's total duration is on it only once every page is
+// cached. Thumbnails come through the embedded catalogue's proxy; an absolute thumbnail URL (the
+// real service's) is not fetched by the server, and its tile is left plain.
+//
+// Drawn cards are kept (in memory, least recently used out, bounded in bytes) under a key made of
+// what they show, so a list whose data changes gets a new card, and an unchanged one is drawn once.
+
+export type CardAnswer =
+  | { kind: 'card'; png: Buffer; etag: string }
+  | { kind: 'not-found' }
+  | { kind: 'unavailable'; retryAfterSeconds: number | undefined };
+
+export interface PreviewCards {
+  /** The card for `/cards…` (the request's path and query). */
+  card(pathname: string, search: URLSearchParams, client: string): Promise<CardAnswer>;
+}
+
+export interface PreviewCardOptions {
+  pageSource: Pick<PageSource, 'peek' | 'get'>;
+  channelTitles?: Pick<ChannelTitles, 'get'>;
+  thumbnails: Pick<ThumbnailProxy, 'fetch'> | null;
+  /** Bytes of drawn cards kept. */
+  maxBytes?: number;
+}
+
+/** What a card shows, and the thumbnails to fetch for it. */
+interface Plan {
+  content: Omit<CardContent, 'images'>;
+  thumbnails: Array<Thumbnail | null>;
+}
+
+/** A picture near `width` wide: big enough to fill its tile, no bigger. */
+function pictureFor(thumbnails: readonly Thumbnail[] | undefined, width: number): Thumbnail | null {
+  const sorted = [...(thumbnails ?? [])].sort((a, b) => a.width - b.width);
+  return sorted.find((thumbnail) => thumbnail.width >= width) ?? sorted.at(-1) ?? null;
+}
+
+/** Seconds as "2,737 h 24 min" or "12 min". */
+function totalTime(seconds: number): string {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.round((seconds % 3600) / 60);
+  return hours > 0 ? `${formatCount(hours)} h ${minutes} min` : `${minutes} min`;
+}
+
+export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
+  const { pageSource, channelTitles, thumbnails, maxBytes = 16 * 2 ** 20 } = options;
+  const kept = new Map<string, { png: Buffer; etag: string }>();
+  let keptBytes = 0;
+  const drawing = new Map<string, Promise<{ png: Buffer; etag: string }>>();
+
+  const keep = (key: string, card: { png: Buffer; etag: string }) => {
+    kept.set(key, card);
+    keptBytes += card.png.length;
+    for (const [oldest, value] of kept) {
+      if (keptBytes <= maxBytes) break;
+      kept.delete(oldest);
+      keptBytes -= value.png.length;
+    }
+  };
+
+  /** The list's first page: from the cache, else the one lookup a preview may make. */
+  async function firstPage(
+    list: ListLookup,
+    client: string,
+  ): Promise<StoredPage | Exclude<CardAnswer, { kind: 'card' }>> {
+    const lookup = { ...list, continuation: undefined };
+    const cached = pageSource.peek(lookup);
+    if (cached !== undefined) return cached;
+    const answer = await pageSource.get(lookup, client);
+    if (answer.kind === 'page') return answer.page;
+    if (answer.status === 404 || answer.status === 400) return { kind: 'not-found' };
+    return { kind: 'unavailable', retryAfterSeconds: answer.retryAfterSeconds };
+  }
+
+  function playlistPlan(id: string, first: StoredPage, index: number | undefined): Plan | null {
+    const info = playlistDigest(first)?.info;
+    if (info === undefined) return null;
+    const title = info.title || `Playlist ${id}`;
+    if (index !== undefined && index <= info.totalItems) {
+      const where = `#${formatCount(index)} of ${formatCount(info.totalItems)}`;
+      const item = cachedPlaylistItem(pageSource, id, first, index);
+      return item === null
+        ? {
+            // Its page not read yet: where it is, in which list; the list's own picture.
+            content: { kicker: where, title, details: [info.channelTitle], layout: 'feature' },
+            thumbnails: [pictureFor(info.thumbnails, 520)],
+          }
+        : {
+            content: {
+              kicker: where,
+              title: item.title,
+              details: [`in ${title}`],
+              layout: 'feature',
+            },
+            thumbnails: [pictureFor(item.thumbnails, 520)],
+          };
+    }
+    const duration = cachedPlaylistDuration(pageSource, id, first);
+    const counts = countOf(info.totalItems, 'video', 'videos');
+    const items = readStored<PlaylistPage>(first)?.items ?? [];
+    return {
+      content: {
+        kicker: 'Playlist',
+        title,
+        details: [
+          info.channelTitle,
+          duration === null ? counts : `${counts} · ${totalTime(duration)}`,
+        ],
+        layout: 'mosaic',
+      },
+      thumbnails: items.slice(0, 4).map((item) => pictureFor(item.thumbnails, 255)),
+    };
+  }
+
+  function channelPlan(list: ListLookup, first: StoredPage): Plan {
+    const name = channelTitles?.get(list.id) ?? list.id;
+    const videos = list.endpoint === 'channel-videos';
+    const items = videos
+      ? (readStored<ChannelVideosPage>(first)?.items ?? [])
+      : (readStored<ChannelPlaylistsPage>(first)?.items ?? []);
+    return {
+      content: {
+        kicker: videos ? 'Channel · Videos' : 'Channel · Playlists',
+        title: name,
+        details: [videos ? 'The newest videos first' : 'Its playlists'],
+        layout: 'mosaic',
+      },
+      thumbnails: items.slice(0, 4).map((item) => pictureFor(item.thumbnails, 255)),
+    };
+  }
+
+  const homePlan: Plan = {
+    content: {
+      kicker: 'Catalogue Explorer',
+      title: 'Whole playlists and channels, in one scroll',
+      details: ['Open a playlist of 5,000 videos, jump anywhere, share a link to what you see.'],
+      layout: 'text',
+    },
+    thumbnails: [],
+  };
+
+  /** A thumbnail's bytes through the embedded catalogue's proxy; null for anything else. */
+  async function picture(thumbnail: Thumbnail | null): Promise<Buffer | null> {
+    if (thumbnail === null || thumbnails === null || !thumbnail.url.startsWith(THUMBNAIL_PREFIX))
+      return null;
+    const answer = await thumbnails.fetch(thumbnail.url).catch(() => null);
+    return answer?.status === 200 ? answer.body : null;
+  }
+
+  async function draw(plan: Plan): Promise<{ png: Buffer; etag: string }> {
+    const key = hash('sha1', JSON.stringify(plan), 'base64url');
+    const known = kept.get(key);
+    if (known !== undefined) {
+      kept.delete(key);
+      kept.set(key, known);
+      return known;
+    }
+    const pending = drawing.get(key);
+    if (pending !== undefined) return pending;
+    const drawn = (async () => {
+      const images = await Promise.all(plan.thumbnails.map(picture));
+      const png = await drawCard({ ...plan.content, images });
+      const card = { png, etag: `"${hash('sha1', png, 'base64url')}"` };
+      keep(key, card);
+      return card;
+    })().finally(() => drawing.delete(key));
+    drawing.set(key, drawn);
+    return drawn;
+  }
+
+  return {
+    async card(pathname, search, client) {
+      if (pathname === HOME_CARD) return { kind: 'card', ...(await draw(homePlan)) };
+      if (!pathname.startsWith(`${CARDS_PREFIX}/`) || !pathname.endsWith('.png'))
+        return { kind: 'not-found' };
+      const viewPath = pathname.slice(CARDS_PREFIX.length, -'.png'.length);
+      const match = matchAppRoute(viewPath);
+      if (match === null || match.route === 'home') return { kind: 'not-found' };
+      const list = listForUrl(viewPath, search);
+      if (list === null) return { kind: 'not-found' };
+      const first = await firstPage(list, client);
+      if (first.kind !== 'page') return first;
+      const plan =
+        list.endpoint === 'playlist'
+          ? playlistPlan(list.id, first, readIndex(search.get('index')))
+          : channelPlan(list, first);
+      if (plan === null) return { kind: 'not-found' };
+      return { kind: 'card', ...(await draw(plan)) };
+    },
+  };
+}
