@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 
-// Screenshots of every view, desktop 1280×800 and phone 360×740, light and dark,
-// into docs/screenshots/. Run after a build:
+// Screenshots of every view, desktop 1280×800 and phone 360×740, light and dark, and the views'
+// preview cards, into docs/screenshots/. Run after a build:
 //   npm run build && node e2e/screenshots.ts
 // (SCREENSHOT_ONLY=whole-list takes only the views whose name starts with it)
 // against a running explorer (SCREENSHOT_BASE_URL=http://127.0.0.1:8080), or, by default,
@@ -107,12 +107,60 @@ async function startServer(port: number): Promise<{ url: string; child: ChildPro
   throw new Error('the explorer did not start');
 }
 
+/**
+ * The preview cards themselves (`card-*.png`): the home page's, a playlist's, a channel's, and
+ * item cards whose titles are in Latin, CJK and Arabic script and carry emoji, found by reading
+ * the big playlist's pages through the API as a reader scrolling would (which puts them in the
+ * cache, so that each item's card can show it).
+ */
+async function saveCards(base: string): Promise<void> {
+  const save = async (name: string, path: string) => {
+    const response = await fetch(base + path);
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    const file = `${OUT}/card-${name}.png`;
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    console.log(file);
+  };
+  await save('home', '/cards/home.png');
+  await save('playlist', `/cards/playlist/${PLAYLIST}.png`);
+  await save('channel', `/cards/channel/${CHANNEL}.png`);
+  const wanted: Array<[string, RegExp]> = [
+    ['latin', /^[\p{Script=Latin}\p{N}\p{P}\s]+$/u],
+    ['cjk', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
+    ['arabic', /\p{Script=Arabic}/u],
+    // Emoji in a title otherwise in Latin, Cyrillic or Greek (the CJK and Arabic ones are above).
+    [
+      'emoji',
+      /^(?=.*\p{Extended_Pictographic})[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Arabic}]+$/u,
+    ],
+  ];
+  const found = new Map<string, number>();
+  let continuation: string | null = null;
+  for (let page = 0; page < 20 && found.size < wanted.length; page++) {
+    const query = new URLSearchParams({ id: PLAYLIST });
+    if (continuation) query.set('continuation', continuation);
+    const body = (await (await fetch(`${base}/api/v1/playlist?${query}`)).json()) as {
+      items: Array<{ index: number; title: string }>;
+      continuation: string | null;
+    };
+    for (const item of body.items)
+      for (const [name, pattern] of wanted)
+        if (!found.has(name) && pattern.test(item.title)) found.set(name, item.index);
+    continuation = body.continuation;
+    if (continuation === null) break;
+  }
+  for (const [name, index] of found)
+    await save(`item-${name}`, `/cards/playlist/${PLAYLIST}.png?index=${index}`);
+}
+
 const given = process.env.SCREENSHOT_BASE_URL;
 const server = given ? null : await startServer(Number(process.env.SCREENSHOT_PORT ?? 4199));
 const base = given ?? server!.url;
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 mkdirSync(OUT, { recursive: true });
 try {
+  if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.startsWith('card'))
+    await saveCards(base);
   for (const device of devices) {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ ...device, colorScheme });

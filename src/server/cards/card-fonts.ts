@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 
 // The fonts preview cards are drawn with, shipped as npm packages (Noto, under the OFL) rather
 // than whatever the machine has: a card looks the same on every deployment, and covers the
-// scripts the catalogue holds (Latin, Cyrillic, Greek, Arabic, Devanagari, Han and kana,
-// Hangul, and emoji). sharp draws text with Pango, which finds fonts through fontconfig, so the
+// scripts the catalogue holds (Latin, Cyrillic, Greek, Arabic, Devanagari, Japanese and
+// Simplified Chinese, Hangul, and emoji). sharp draws text with Pango, which finds fonts through fontconfig, so the
 // folders go in a fontconfig file of our own that the process points FONTCONFIG_FILE at before
 // any text is drawn (fontconfig reads it once, on first use).
 
@@ -15,13 +15,14 @@ const PACKAGES: Array<[pkg: string, weights: string[]]> = [
   ['@expo-google-fonts/noto-sans-arabic', ['400Regular', '700Bold']],
   ['@expo-google-fonts/noto-sans-devanagari', ['400Regular', '700Bold']],
   ['@expo-google-fonts/noto-sans-jp', ['400Regular', '700Bold']],
+  ['@expo-google-fonts/noto-sans-sc', ['400Regular', '700Bold']],
   ['@expo-google-fonts/noto-sans-kr', ['400Regular', '700Bold']],
   ['@expo-google-fonts/noto-emoji', ['400Regular']],
 ];
 
 /** Pango's family list: Latin first, then each script's own, emoji last. */
 export const CARD_FAMILIES =
-  'Noto Sans, Noto Sans Arabic, Noto Sans Devanagari, Noto Sans JP, Noto Sans KR, Noto Emoji';
+  'Noto Sans, Noto Sans Arabic, Noto Sans Devanagari, Noto Sans JP, Noto Sans SC, Noto Sans KR, Noto Emoji';
 
 const xml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

@@ -50,8 +50,15 @@ export function readsRightToLeft(text: string): boolean {
   );
 }
 
+/**
+ * Explicit bidi controls (embeddings, overrides, isolates): upstream text could use them to turn
+ * the reading order of its line, or mirror its neighbours'. Each line's direction comes from its
+ * own first letter instead; shaping and the Unicode bidi algorithm still do the rest.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
 function cut(text: string, max = MAX_CHARACTERS): string {
-  const characters = [...text.replace(/\s+/g, ' ').trim()];
+  const characters = [...text.replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim()];
   return characters.length <= max
     ? characters.join('')
     : `${characters.slice(0, max - 1).join('')}…`;
@@ -173,7 +180,7 @@ export async function drawCard(content: CardContent): Promise<Buffer> {
   for (const detail of content.details) {
     const line = await layText(detail, {
       width: textWidth,
-      height: 44,
+      height: 84,
       sizes: [30],
       color: MUTED,
     });

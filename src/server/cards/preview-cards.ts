@@ -157,9 +157,9 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
 
   const homePlan: Plan = {
     content: {
-      kicker: 'Catalogue Explorer',
+      kicker: 'Playlists · Channels',
       title: 'Whole playlists and channels, in one scroll',
-      details: ['Open a playlist of 5,000 videos, jump anywhere, share a link to what you see.'],
+      details: ['Open a playlist of 5,000 videos, jump anywhere, and share what you see.'],
       layout: 'text',
     },
     thumbnails: [],
