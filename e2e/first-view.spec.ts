@@ -186,6 +186,8 @@ const VIEWS: ReadonlyArray<{
   },
   { name: 'a channel’s videos', path: `/channel/${IDS.bigChannel}`, ready: ROWS },
   { name: 'a channel’s playlists', path: `/channel/${IDS.bigChannel}/playlists`, ready: ROWS },
+  { name: 'an embedded playlist', path: `/embed/playlist/${IDS.playlist5000}`, ready: ROWS },
+  { name: 'an embedded channel', path: `/embed/channel/${IDS.bigChannel}?theme=dark`, ready: ROWS },
   { name: 'an unknown playlist', path: `/playlist/${IDS.unknownPlaylist}`, ready: 'h1' },
   { name: 'an unknown path', path: '/no/such/page', ready: 'h1' },
 ];

@@ -44,6 +44,7 @@ const loadHome = chunk(() => import('./routes/home-route.tsx'));
 const loadPlaylist = chunk(() => import('./routes/playlist-route.tsx'));
 const loadChannel = chunk(() => import('./routes/channel-routes.tsx'));
 const loadPlatformLink = chunk(() => import('./routes/platform-link-route.tsx'));
+const loadEmbed = chunk(() => import('./routes/embed-route.tsx'));
 
 /** A route element for `pick(module)`, suspending only while the chunk downloads. */
 function view<M, P extends object>(
@@ -60,12 +61,15 @@ export const HomeRoute = view(loadHome, (m) => m.HomeRoute);
 export const PlaylistRoute = view(loadPlaylist, (m) => m.PlaylistRoute);
 export const ChannelRoute = view(loadChannel, (m) => m.ChannelRoute);
 export const PlatformLinkRoute = view(loadPlatformLink, (m) => m.PlatformLinkRoute);
+export const EmbedPlaylistRoute = view(loadEmbed, (m) => m.EmbedPlaylistRoute);
+export const EmbedChannelRoute = view(loadEmbed, (m) => m.EmbedChannelRoute);
 
 const loaders: Record<AppView, () => Promise<unknown>> = {
   home: loadHome,
   playlist: loadPlaylist,
   channel: loadChannel,
   'platform-link': loadPlatformLink,
+  embed: loadEmbed,
 };
 
 /** Starts downloading the views a path needs; settles when they are in (or failed). */

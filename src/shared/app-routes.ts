@@ -7,7 +7,7 @@ import { decodeOrNull } from './percent-decoding.ts';
 // code) and every link the app builds read this module; nothing else spells a route.
 
 /** The app's views, each a code chunk of its own. */
-export type AppView = 'home' | 'playlist' | 'channel' | 'platform-link';
+export type AppView = 'home' | 'playlist' | 'channel' | 'platform-link' | 'embed';
 
 export type ChannelTab = 'videos' | 'playlists';
 
@@ -23,6 +23,10 @@ export const ROUTE_PATTERNS = {
   channel: '/channel/:id',
   channelVideos: '/channel/:id/videos',
   channelPlaylists: '/channel/:id/playlists',
+  // A list on its own, compact, for an <iframe> on another site (oEmbed's snippet).
+  embedPlaylist: '/embed/playlist/:id',
+  embedChannel: '/embed/channel/:id',
+  embedChannelPlaylists: '/embed/channel/:id/playlists',
 } as const;
 
 export type RouteName = keyof typeof ROUTE_PATTERNS;
@@ -37,6 +41,9 @@ const ROUTE_VIEWS: Record<RouteName, readonly AppView[]> = {
   channel: ['channel'],
   channelVideos: ['channel'],
   channelPlaylists: ['channel'],
+  embedPlaylist: ['embed'],
+  embedChannel: ['embed'],
+  embedChannelPlaylists: ['embed'],
 };
 
 /** Each view's module, as Vite names it in its build manifest (the server preloads it). */
@@ -45,6 +52,7 @@ export const VIEW_MODULES: Record<AppView, string> = {
   playlist: 'src/app/routes/playlist-route.tsx',
   channel: 'src/app/routes/channel-routes.tsx',
   'platform-link': 'src/app/routes/platform-link-route.tsx',
+  embed: 'src/app/routes/embed-route.tsx',
 };
 
 export interface RouteMatch {
@@ -100,14 +108,17 @@ export function requestedList(pathname: string, search: URLSearchParams): ListLo
   const lookup = ((): { endpoint: EndpointName; id: string | null | undefined } | null => {
     switch (match.route) {
       case 'playlist':
+      case 'embedPlaylist':
         return { endpoint: 'playlist', id: match.id };
       case 'platformPlaylist':
       case 'platformWatch':
         return { endpoint: 'playlist', id: search.get('list') };
       case 'channel':
       case 'channelVideos':
+      case 'embedChannel':
         return { endpoint: 'channel-videos', id: match.id };
       case 'channelPlaylists':
+      case 'embedChannelPlaylists':
         return { endpoint: 'channel-playlists', id: match.id };
       case 'home':
         return null;
@@ -160,6 +171,11 @@ export function playlistPath(id: string, at: { index?: number; videoId?: string 
   const search = query.toString();
   const path = ROUTE_PATTERNS.playlist.replace(':id', encodeURIComponent(id));
   return search ? `${path}?${search}` : path;
+}
+
+/** Whether a path is an embed (its own frame policy, links that open outside the frame). */
+export function isEmbedPath(pathname: string): boolean {
+  return pathname.startsWith('/embed/');
 }
 
 /** `/channel/ID` for its videos (the default tab), `/channel/ID/playlists` for its playlists. */

@@ -55,6 +55,10 @@ export const PROBLEM_CODES = {
     status: 404,
     meaning: 'Nothing answers at this path, or the catalogue has no such item.',
   },
+  unsupported_format: {
+    status: 501,
+    meaning: 'The oEmbed format asked for is not one this provider answers (only `json` is).',
+  },
   method_not_allowed: { status: 405, meaning: 'Only GET and HEAD are supported.' },
   // access and limits
   unauthorized: {

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
+import { useOwnLinkTarget } from '../lib/link-target.ts';
 import { playlistPath } from '../../shared/app-routes.ts';
 import type { ChannelPlaylist } from '../../shared/catalogue-schema.ts';
 import { plural } from '../lib/format.ts';
@@ -23,6 +24,7 @@ export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
   /** Among the first EAGER_ROWS (row-layout.tsx). */
   eager: boolean;
 }) {
+  const linkTarget = useOwnLinkTarget();
   return (
     <ThumbnailRow
       thumbnails={playlist.thumbnails}
@@ -30,7 +32,7 @@ export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
       thumbWidth={THUMB_WIDTH}
       thumbClassName="w-28 sm:w-40"
     >
-      <Link to={playlistPath(playlist.id)} className={ROW_TITLE_LINK}>
+      <Link to={playlistPath(playlist.id)} className={ROW_TITLE_LINK} {...linkTarget}>
         {playlist.title}
       </Link>
       <p className="text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
+import { useOwnLinkTarget } from '../lib/link-target.ts';
 import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
 import { formatCount } from '../lib/format.ts';
@@ -32,6 +33,7 @@ export const PlaylistRow = memo(function PlaylistRow({
   isTarget,
   eager,
 }: PlaylistRowProps) {
+  const linkTarget = useOwnLinkTarget();
   return (
     <div
       className={`relative flex h-full items-center gap-2 rounded-lg px-1 sm:gap-3 sm:px-2 ${
@@ -59,6 +61,7 @@ export const PlaylistRow = memo(function PlaylistRow({
         </PlatformLink>
         <Link
           to={channelPath(item.channelId)}
+          {...linkTarget}
           className={cx(
             'relative z-10 block truncate py-1 text-xs text-zinc-700 sm:py-0.5 hover:underline sm:text-sm dark:text-zinc-300',
             FOCUS_RING,

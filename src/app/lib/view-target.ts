@@ -77,11 +77,14 @@ function readRoute(match: RouteMatch, query: URLSearchParams): ReadResult | null
     case 'platformWatch':
       return playlistFromQuery(query, query.get('v'));
     case 'playlist':
+    case 'embedPlaylist':
       return playlistById(match.id ?? '', query);
     case 'channel':
     case 'channelVideos':
+    case 'embedChannel':
       return channelById(match.id ?? '', 'videos');
     case 'channelPlaylists':
+    case 'embedChannelPlaylists':
       return channelById(match.id ?? '', 'playlists');
   }
 }

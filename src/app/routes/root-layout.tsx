@@ -1,9 +1,9 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { homePath } from '../../shared/app-routes.ts';
 import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
-import { useHydrated } from '../hooks/use-hydrated.ts';
+import { useHydrationMark } from '../hooks/use-hydration-mark.ts';
 import { RouteErrorBoundary } from './route-error.tsx';
 
 // The frame around every view: a skip link, the app's name linking home, and the main region
@@ -11,16 +11,7 @@ import { RouteErrorBoundary } from './route-error.tsx';
 
 export function RootLayout() {
   const { pathname } = useLocation();
-  // Marks the moment the app has taken over the server's markup: from here on, links navigate
-  // in the app and lists scroll virtually (tests and benchmarks wait for it).
-  // (After the transition that follows hydration, in which lists switch to the window's own
-  // layout: a key pressed before it meets the server's page, as it would before hydration.)
-  const hydrated = useHydrated();
-  useEffect(() => {
-    if (!hydrated || document.documentElement.dataset.hydrated) return;
-    document.documentElement.dataset.hydrated = 'true';
-    performance.mark('hydrated');
-  }, [hydrated]);
+  useHydrationMark();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -58,7 +49,7 @@ export function RootLayout() {
   );
 }
 
-function ViewFallback() {
+export function ViewFallback() {
   return (
     <p role="status" className="py-8 text-zinc-600 dark:text-zinc-400">
       Loading…

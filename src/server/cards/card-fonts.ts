@@ -53,5 +53,7 @@ export function useCardFonts(): void {
       '',
     ].join('\n'),
   );
+  // Not configuration of ours: the environment is where the fontconfig library reads its file.
+  // eslint-disable-next-line no-restricted-properties
   process.env.FONTCONFIG_FILE = file;
 }

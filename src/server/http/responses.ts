@@ -22,11 +22,15 @@ export interface Answer {
   body: Buffer | null;
 }
 
-/** `headers` with the security headers every response carries. */
-export const withSecurityHeaders = (headers: HeaderRecord): HeaderRecord => ({
-  ...SECURITY_HEADERS,
-  ...headers,
-});
+/**
+ * `headers` with the security headers every response carries; one of those given as '' is not
+ * sent (an embed's X-Frame-Options).
+ */
+export const withSecurityHeaders = (headers: HeaderRecord): HeaderRecord => {
+  const all = { ...SECURITY_HEADERS, ...headers };
+  for (const name in SECURITY_HEADERS) if (all[name] === '') delete all[name];
+  return all;
+};
 
 export function respond(
   status: number,

@@ -10,7 +10,11 @@
  * The policy, allowing also the inline styles of `styleHashes` (CSP hash-sources): an app page
  * carries its stylesheet inline (rendering/inline-styles.ts), and names it so in its own header.
  */
-export const contentSecurityPolicy = (styleHashes: readonly string[] = []): string =>
+export const contentSecurityPolicy = (
+  styleHashes: readonly string[] = [],
+  /** Who may frame the page: nobody, except an embed, which any site may (EMBED_FRAMING). */
+  frameAncestors = "'none'",
+): string =>
   [
     "default-src 'self'",
     "script-src 'self'",
@@ -19,11 +23,17 @@ export const contentSecurityPolicy = (styleHashes: readonly string[] = []): stri
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors}`,
     "form-action 'self'",
   ].join('; ');
 
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/**
+ * An embed (`/embed/…`) is made to be framed by other sites: any ancestor, and no
+ * X-Frame-Options (whose DENY old browsers would still obey); the rest of the policy stands.
+ */
+export const EMBED_FRAMING = { frameAncestors: '*', xFrameOptions: '' } as const;
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,

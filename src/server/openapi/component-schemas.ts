@@ -10,6 +10,7 @@ import {
   thumbnailSchema,
 } from '../../shared/catalogue-schema.ts';
 import { demoEntriesSchema, demoEntrySchema } from '../../shared/explorer-api.ts';
+import { oembedQuerySchema, oembedResponseSchema } from '../../shared/oembed.ts';
 import { channelIdSchema, continuationSchema, playlistIdSchema } from '../../shared/ids.ts';
 import { problemSchema } from '../../shared/problem.ts';
 import {
@@ -62,6 +63,7 @@ const NAMED_SCHEMAS = {
   // the explorer's own additions (explorer-api.ts)
   DemoEntry: demoEntrySchema,
   DemoEntries: demoEntriesSchema,
+  OEmbed: oembedResponseSchema,
   // whole lists (whole-list.ts)
   ListKind: listKindSchema,
   NotableItem: notableItemSchema,
@@ -129,12 +131,19 @@ export function componentSchemas(): Record<SchemaName, JsonSchema> {
   return out;
 }
 
+const convert = (schema: z.ZodType) => {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, CONVERSION) as JsonSchema;
+  return json;
+};
+
+/** A parameter of the oEmbed query, as `oembedQuerySchema` reads it. */
+export function oembedParameterSchema(name: keyof typeof oembedQuerySchema.shape): JsonSchema {
+  const field = oembedQuerySchema.shape[name];
+  return convert(field instanceof z.ZodOptional ? field.unwrap() : field);
+}
+
 /** The summary's `from` and `to`: whole numbers from 1, as `rangeQuerySchema` reads them. */
 export function rangeParameterSchemas(): { from: JsonSchema; to: JsonSchema } {
-  const convert = (schema: z.ZodType) => {
-    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, CONVERSION) as JsonSchema;
-    return json;
-  };
   return {
     from: convert(rangeQuerySchema.shape.from.unwrap()),
     to: convert(rangeQuerySchema.shape.to.unwrap()),

@@ -39,6 +39,10 @@ export const OPERATION_PROSE: Record<string, string> = {
   readyz: `\`ready\`, or 503 with \`stopping\` once shutdown began, or \`degraded\` (reason \`upstream_credentials_rejected\`) while the catalogue refuses the explorer’s credentials and every lookup would fail. A replica that lost the state it shares with others is \`degraded\` (reason \`shared_state_unavailable\`) but still ready: it serves alone. ${NOT_STORED}`,
   metrics:
     'The text exposition format. This route exists only when the operator configured a token (otherwise it is a 404 like any unknown path); a separate metrics port, when configured, serves the same text without one.',
+  oembed: [
+    'For oEmbed consumers (blog engines, chat tools): given the URL of a list’s view on this explorer, answers a `rich` response whose `html` is an <iframe> of the list’s embed view (a compact, scrollable list meant for other sites), and whose thumbnail is the view’s preview card.',
+    'The URL must be on this explorer’s public origin and name a list: anything else is a 404, as is a list the catalogue does not have (finding out costs at most the lookup of its first page). `maxwidth` and `maxheight` bound the size; only `json` is answered, any other `format` is a 501. Other parameters a consumer sends (`theme`, `lang`) are ignored, as oEmbed expects of a provider.',
+  ].join('\n\n'),
   demoEntries:
     'The demo catalogue’s headline playlists and channels. Only when the upstream is the embedded demo catalogue; a real upstream has no such list (404).',
   lookupPlaylist: LOOKUP(true),

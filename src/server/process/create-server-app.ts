@@ -25,6 +25,7 @@ import { thumbnails } from '../routes/thumbnails.ts';
 import { cards } from '../routes/cards.ts';
 import { CARDS_PREFIX } from '../cards/card-address.ts';
 import type { PreviewCards } from '../cards/preview-cards.ts';
+import type { ChannelTitles } from '../rendering/channel-titles.ts';
 import type { WholeListOptions } from '../routes/whole-list.ts';
 import type { StaticSite } from '../rendering/static-files.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
@@ -48,6 +49,8 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   publicUrl?: string;
   /** Only with the embedded catalogue. */
   thumbnails?: ThumbnailProxy | null;
+  /** Channel names seen in playlist pages, for oEmbed's author; unset: channels by ID. */
+  channelTitles?: ChannelTitles;
   /** The views' preview cards (`/cards/…png`); unset: none (404). */
   cards?: PreviewCards | null;
   /** `GET /api/demo`; null (404) unless the upstream is the embedded catalogue. */
@@ -110,6 +113,8 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     metrics: options.metrics,
     wholeList: options.wholeList,
     document: () => openApiDocument(),
+    publicUrl,
+    channelTitles: options.channelTitles,
   };
   for (const operation of API_OPERATIONS) {
     const handler = operation.handler(deps);

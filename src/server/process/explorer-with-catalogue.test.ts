@@ -177,7 +177,7 @@ describe('the explorer in front of the catalogue', () => {
     expect(meta(text, 'og:url')).toBe(
       `https://explorer.example/playlist/${FIXTURE_IDS.playlist5000}`,
     );
-    expect(meta(text, 'og:image')).toMatch(/^https:\/\/explorer\.example\/thumbnails\//);
+    expect(meta(text, 'og:image')).toMatch(/^https:\/\/explorer\.example\/cards\/.+\.png$/);
     expect(meta(text, 'twitter:card')).toBe('summary_large_image');
     expect(text).toContain(
       `<link rel="canonical" href="https://explorer.example/playlist/${FIXTURE_IDS.playlist5000}" />`,

@@ -246,6 +246,7 @@ export async function startExplorer(
     publicUrl: config.publicUrl,
     thumbnails,
     cards: createPreviewCards({ pageSource, channelTitles, thumbnails }),
+    channelTitles,
     demoEntries: catalogue === null ? null : DEMO_ENTRIES,
     logger,
     requestLogger,

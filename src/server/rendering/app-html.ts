@@ -14,7 +14,7 @@ import { dropBeside, keepBeside } from '../pages/response-cache.ts';
 import type { ChannelTitles } from './channel-titles.ts';
 import { renderHead, type FirstPage, type LinkPreviews } from './link-preview.ts';
 import { refusalPage, shellLinks, type Refusal } from './refusal-page.ts';
-import { contentSecurityPolicy } from '../http/security-headers.ts';
+import { contentSecurityPolicy, EMBED_FRAMING } from '../http/security-headers.ts';
 import { renderAddress, type RenderAddress } from './render-key.ts';
 import { storeRender, type StoredRender } from './stored-render.ts';
 
@@ -79,6 +79,8 @@ export interface AppHtml {
   refusal(path: string, refusal: Refusal): Promise<string>;
   /** The Content-Security-Policy of these pages: the template's inline styles allowed. */
   contentSecurityPolicy: string;
+  /** The same for an embed, which other sites may frame. */
+  embedContentSecurityPolicy: string;
 }
 
 /**
@@ -152,31 +154,45 @@ export function createAppHtml(
     return storeRender(Buffer.from(text));
   };
 
+  /** The preview's tags for what is rendered (they read the path, `index`, `v`). */
+  const headOf = (request: AppHtmlRequest, address: RenderAddress) =>
+    renderHead(
+      previews.previewFor(pathUrl(address.path, request.url.origin), request.first),
+      request.origin,
+    );
+
   /**
-   * The preview's tags for what is rendered (they read the same parts of the URL: the path,
-   * `index`, `v`). Writing them is most of what a kept render's answer costs, so a page's
-   * complete previews (complete: nothing the server learns later can change them) are kept
-   * beside it, per view and origin.
+   * The preview's tags, or only their hash when it is known: the hash keys a kept render, and
+   * the tags themselves are needed only to make one. A page's complete previews (complete:
+   * nothing the server learns later can change them) are known by their hash, kept beside the
+   * page per view and origin, so that a kept render is answered without writing its tags again
+   * (most of what such an answer would cost) and without holding them (tens of kilobytes with
+   * a list's structured data).
    */
-  const previewOf = (request: AppHtmlRequest, address: RenderAddress, page: object | null) => {
+  const previewOf = (
+    request: AppHtmlRequest,
+    address: RenderAddress,
+    page: object | null,
+  ): { hash: string; head?: string } => {
     const memoKey = `${address.key}\n${request.origin}`;
     const memo = page && completePreviews.get(page);
     const known = memo?.get(memoKey);
-    if (known !== undefined) return known;
+    if (known !== undefined) return { hash: known };
     const preview = previews.previewFor(pathUrl(address.path, request.url.origin), request.first);
     const head = renderHead(preview, request.origin);
+    const hashed = hash('sha1', head, 'base64url');
     if (page && preview.complete) {
       const kept = memo ?? new Map<string, string>();
       // As many as the page keeps renders: a flood of Host headers only churns these.
       if (kept.size >= MAX_PER_PAGE) kept.clear();
-      kept.set(memoKey, head);
+      kept.set(memoKey, hashed);
       completePreviews.set(page, kept);
       // Charged to the page's cache entry, as its renders are.
       let bytes = ENTRY_BYTES;
       for (const [k, v] of kept) bytes += stringBytes(k) + stringBytes(v) + ENTRY_BYTES;
       keepBeside(kept, page, bytes);
     }
-    return head;
+    return { hash: hashed, head };
   };
 
   /** Where a request's render is kept (null: never kept), and under which key. */
@@ -185,16 +201,15 @@ export function createAppHtml(
     const { first } = request;
     const page = first.kind === 'page' ? first.page : null;
     const preview = previewOf(request, address, page);
-    // The preview by its hash: a few kilobytes of text (twice that in memory, with any
-    // character beyond Latin-1) would otherwise weigh a third as much as the render it keys.
-    const key = `${address.key}\n${hash('sha1', preview, 'base64url')}`;
+    const key = `${address.key}\n${preview.hash}`;
     const variants =
       first.kind === 'failed'
         ? null
         : page
           ? (byPage.get(page) ?? new Map<string, Kept>())
           : pageless;
-    return { address, preview, key, page, variants };
+    const head = () => preview.head ?? headOf(request, address);
+    return { address, head, key, page, variants };
   };
 
   return {
@@ -209,11 +224,11 @@ export function createAppHtml(
     },
 
     render(request) {
-      const { address, preview, key, page, variants } = placeOf(request);
-      if (variants === null) return build(request, address, preview);
+      const { address, head, key, page, variants } = placeOf(request);
+      if (variants === null) return build(request, address, head());
       const known = variants.get(key);
       if (known !== undefined) return known.html;
-      const kept: Kept = { html: build(request, address, preview), ready: false };
+      const kept: Kept = { html: build(request, address, head()), ready: false };
       variants.set(key, kept);
       if (page) byPage.set(page, variants);
       if (variants.size > (page ? MAX_PER_PAGE : MAX_PAGELESS)) {
@@ -241,5 +256,9 @@ export function createAppHtml(
     },
 
     contentSecurityPolicy: contentSecurityPolicy(shell.styleHashes),
+    embedContentSecurityPolicy: contentSecurityPolicy(
+      shell.styleHashes,
+      EMBED_FRAMING.frameAncestors,
+    ),
   };
 }

@@ -87,6 +87,8 @@ interface Head {
   meta: Record<string, string>;
   /** The JSON-LD blocks (structured-data.ts), parsed. */
   jsonLd: Array<Record<string, unknown>>;
+  /** The oEmbed discovery link's href. */
+  oembed?: string;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
@@ -101,9 +103,17 @@ function readHead(head: string): Head {
   const LINE =
     /^(?:<title>([^<>]*)<\/title>|<meta (name|property)="([a-z:_]+)" content="([^"<>]*)" \/>|<link rel="canonical" href="([^"<>]*)" \/>)$/;
   const JSON_LD = /^<script type="application\/ld\+json">([^<>]*)<\/script>$/;
+  const OEMBED =
+    /^<link rel="alternate" type="application\/json\+oembed" href="([^"<>]*)" title="([^"<>]*)" \/>$/;
   expect(head).not.toContain("'");
   const read: Head = { title: '', canonical: undefined, meta: {}, jsonLd: [] };
   for (const line of head.split('\n')) {
+    const oembed = OEMBED.exec(line);
+    if (oembed) {
+      expect(read.oembed, 'oEmbed discovery once').toBeUndefined();
+      read.oembed = unescape(oembed[1] ?? '');
+      continue;
+    }
     const data = JSON_LD.exec(line)?.[1];
     if (data !== undefined) {
       read.jsonLd.push(JSON.parse(data) as Record<string, unknown>);
@@ -433,6 +443,7 @@ describe('the image’s type', () => {
             path: '/',
             image: { url, width: 336, height: 188 },
             card: null,
+            embeddable: false,
             structured: null,
             notFound: false,
             failed: false,

@@ -30,6 +30,7 @@ import type { StoredPage } from '../pages/page-entry.ts';
 import { countOf, escapeHtml, formatCount, oneLine, truncate } from './preview-text.ts';
 import { structuredDataTags, type StructuredView } from './structured-data.ts';
 import { CARD_HEIGHT, CARD_WIDTH, cardPath } from '../cards/card-address.ts';
+import { OEMBED_PATH } from '../../shared/oembed.ts';
 
 export { publicOrigin, type PublicOriginOptions } from './public-origin.ts';
 
@@ -63,6 +64,8 @@ export interface LinkPreview {
   image: Thumbnail | null;
   /** The view's preview card (cards/preview-cards.ts), path and query; null when none. */
   card: string | null;
+  /** A list's view, which oEmbed embeds (routes/oembed.ts): its head names the provider. */
+  embeddable: boolean;
   /** The view's first page for its JSON-LD (structured-data.ts); null when there is none. */
   structured: StructuredView | null;
   notFound: boolean;
@@ -113,6 +116,9 @@ const NOT_FOUND_SUBJECT: Record<RouteName, string> = {
   channel: 'channel',
   channelVideos: 'channel',
   channelPlaylists: 'channel',
+  embedPlaylist: 'playlist',
+  embedChannel: 'channel',
+  embedChannelPlaylists: 'channel',
 };
 
 export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
@@ -133,6 +139,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       path: url.pathname,
       image: null,
       card: null,
+      embeddable: false,
       structured: null,
       notFound: true,
       failed: false,
@@ -163,6 +170,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         path,
         image: null,
         card: null,
+        embeddable: true,
         structured: null,
         notFound: false,
         failed: false,
@@ -178,6 +186,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       path,
       image: largestThumbnail(info.thumbnails),
       card: cardPath(playlistPath(id)),
+      embeddable: true,
       structured: {
         kind: 'playlist',
         id,
@@ -221,6 +230,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       // The first row the view shows: the newest video, or the first playlist.
       image: firstPage === undefined ? null : firstItemThumbnail(firstPage),
       card: firstPage === undefined ? null : cardPath(channelPath(id, tab)),
+      embeddable: true,
       structured:
         firstPage === undefined
           ? null
@@ -258,6 +268,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         path: homePath(),
         image: null,
         card: cardPath(homePath()),
+        embeddable: false,
         structured: null,
         notFound: false,
         failed: false,
@@ -352,6 +363,13 @@ export function renderHead(preview: LinkPreview, origin: string): string {
       meta('name', 'twitter:image:alt', preview.title),
     );
   else if (image) tags.push(meta('name', 'twitter:image', image));
+  if (preview.embeddable && !preview.notFound && !preview.failed) {
+    // oEmbed discovery (oembed.com §4): consumers find the provider from the page itself.
+    const query = new URLSearchParams({ url, format: 'json' });
+    tags.push(
+      `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(`${origin}${OEMBED_PATH}?${query}`)}" title="${escapeHtml(preview.title)}" />`,
+    );
+  }
   if (preview.structured && !preview.notFound && !preview.failed)
     tags.push(structuredDataTags(preview.structured, origin));
   return tags.join('\n');

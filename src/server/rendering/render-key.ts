@@ -1,3 +1,4 @@
+import { readEmbedTheme } from '../../shared/embed-theme.ts';
 import {
   matchAppRoute,
   playlistPath,
@@ -88,6 +89,14 @@ export function renderAddress(url: URL, language = DEFAULT_LANGUAGE): RenderAddr
     case 'channelVideos':
     case 'channelPlaylists':
       return keyed(canonicalPath(match), panelQuery(search));
+    case 'embedPlaylist':
+    case 'embedChannel':
+    case 'embedChannelPlaylists': {
+      // An embed reads only its pinned scheme, when it is one of the two.
+      const theme = readEmbedTheme(search.get('theme'));
+      const query = new URLSearchParams(theme === undefined ? {} : { theme });
+      return keyed(withQuery(canonicalPath(match), query));
+    }
     case 'platformPlaylist':
     case 'platformWatch': {
       // Only rendered when not redirected: the message reads `list`, and `v` on /watch.

@@ -13,12 +13,16 @@ import type { AnswerSpec, Operation, ParameterSpec } from '../http/operation.ts'
 import type { ExplorerMetrics } from '../observability/metrics.ts';
 import {
   headerRef,
+  oembedParameterSchema,
   rangeParameterSchemas,
   schemaRef,
   type SchemaName,
 } from '../openapi/component-schemas.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import { demoEntries } from './demo-entries.ts';
+import { oembedRoute } from './oembed.ts';
+import type { ChannelTitles } from '../rendering/channel-titles.ts';
+import { OEMBED_PATH } from '../../shared/oembed.ts';
 import { healthz, readyz, type ReadinessSources } from './health.ts';
 import { lookup } from './lookups.ts';
 import { metricsRoute } from './metrics.ts';
@@ -52,6 +56,10 @@ export interface ApiDeps extends ReadinessSources {
   wholeList?: Omit<WholeListOptions, 'pageSource' | 'trustProxy'>;
   /** This table as an OpenAPI document (openapi/openapi-document.ts), built on first use. */
   document: () => Json;
+  /** The public origin of absolute URLs; unset: the request's own. */
+  publicUrl?: string;
+  /** Channel names seen in playlist pages (rendering/channel-titles.ts). */
+  channelTitles?: ChannelTitles;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,6 +388,64 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     answers: { '200': { description: 'The entries.', content: json(schemaRef('DemoEntries')) } },
     problems: ['not_found'],
     handler: (deps) => demoEntries(deps.demoEntries),
+  },
+  {
+    id: 'oembed',
+    method: 'get',
+    path: OEMBED_PATH,
+    tag: 'Explorer',
+    summary: 'The snippet that embeds a list on another site (oEmbed)',
+    security: 'public',
+    parameters: [
+      {
+        name: 'url',
+        in: 'query',
+        required: true,
+        description:
+          'The URL of a list’s view on this explorer (a playlist, a channel’s videos or playlists).',
+        schema: oembedParameterSchema('url'),
+      },
+      {
+        name: 'format',
+        in: 'query',
+        required: false,
+        description: 'Only `json`; any other is a 501.',
+        schema: oembedParameterSchema('format'),
+      },
+      {
+        name: 'maxwidth',
+        in: 'query',
+        required: false,
+        description: 'The widest the embed may be, in CSS pixels.',
+        schema: oembedParameterSchema('maxwidth'),
+      },
+      {
+        name: 'maxheight',
+        in: 'query',
+        required: false,
+        description: 'The tallest the embed may be, in CSS pixels.',
+        schema: oembedParameterSchema('maxheight'),
+      },
+    ],
+    answers: {
+      '200': { description: 'A `rich` oEmbed response.', content: json(schemaRef('OEmbed')) },
+    },
+    problems: [
+      'invalid_request',
+      'not_found',
+      'unsupported_format',
+      // The list's first page: an unknown list is this URL's 404, the rest as the lookup's.
+      ...FIRST_PAGE_PROBLEMS.filter(
+        (code) => code !== 'playlist_not_found' && code !== 'channel_not_found',
+      ),
+    ],
+    handler: (deps) =>
+      oembedRoute({
+        pageSource: deps.pageSource,
+        channelTitles: deps.channelTitles,
+        publicUrl: deps.publicUrl,
+        trustProxy: deps.trustProxy,
+      }),
   },
   {
     id: 'healthz',

@@ -1,6 +1,8 @@
 import type { Context, Handler } from 'hono';
+import { EMBED_FRAMING } from '../http/security-headers.ts';
 import {
   isAppRoute,
+  isEmbedPath,
   listForUrl,
   platformLinkPath,
   requestedList,
@@ -194,8 +196,12 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
       log.render = 'miss';
       html = await appHtml.render(request);
     }
+    const embed = isEmbedPath(url.pathname);
     const headers: HeaderRecord = {
-      'Content-Security-Policy': appHtml.contentSecurityPolicy,
+      'Content-Security-Policy': embed
+        ? appHtml.embedContentSecurityPolicy
+        : appHtml.contentSecurityPolicy,
+      ...(embed ? { 'X-Frame-Options': EMBED_FRAMING.xFrameOptions } : {}),
       ...(status < 400 || status === 404
         ? HTML_HEADERS
         : { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' }),

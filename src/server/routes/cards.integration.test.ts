@@ -1,7 +1,12 @@
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import createMetascraper from 'metascraper';
+import metascraperDescription from 'metascraper-description';
+import metascraperImage from 'metascraper-image';
+import metascraperTitle from 'metascraper-title';
+import metascraperUrl from 'metascraper-url';
+import ogs from 'open-graph-scraper';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
@@ -18,13 +23,11 @@ import {
 // fetched and measured; what a card costs the upstream (counted by the fixture's proxy), its
 // validator, and that it changes with the list's data.
 
-const require = createRequire(import.meta.url);
-const ogs = require('open-graph-scraper') as typeof import('open-graph-scraper');
-const metascraper = (require('metascraper') as typeof import('metascraper'))([
-  require('metascraper-title')(),
-  require('metascraper-description')(),
-  require('metascraper-image')(),
-  require('metascraper-url')(),
+const metascraper = createMetascraper([
+  metascraperTitle(),
+  metascraperDescription(),
+  metascraperImage(),
+  metascraperUrl(),
 ]);
 
 const PLAYLIST = FIXTURE_IDS.playlist5000;

@@ -1,0 +1,60 @@
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { readEmbedTheme } from '../../shared/embed-theme.ts';
+import { cx } from '../components/ui/class-names.ts';
+import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
+import { useHydrationMark } from '../hooks/use-hydration-mark.ts';
+import { OpensOutside } from '../lib/link-target.ts';
+import { RouteErrorBoundary } from './route-error.tsx';
+import { ViewFallback } from './root-layout.tsx';
+
+// The frame of an embed (`/embed/…`): a list on its own inside someone else's page, without
+// the app's header, every link of ours opening in a new tab, in the host's colour scheme or
+// the one `?theme=` pins, and a footer that opens the full view.
+
+export function EmbedLayout() {
+  const { pathname, search } = useLocation();
+  useHydrationMark();
+  const theme = readEmbedTheme(new URLSearchParams(search).get('theme'));
+  // The full view of the same list: the embed's path without its prefix.
+  const fullView = pathname.replace(/^\/embed/, '');
+  return (
+    <OpensOutside value={true}>
+      <div
+        data-theme={theme}
+        className={cx(
+          'flex min-h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100',
+          // Form controls and scrollbars in the pinned scheme too (no inline style: the CSP).
+          theme === 'dark' && 'scheme-dark',
+          theme === 'light' && 'scheme-light',
+        )}
+      >
+        <main id="main" className="w-full flex-1 px-2 pb-4">
+          <RouteErrorBoundary key={pathname}>
+            <Suspense fallback={<ViewFallback />}>
+              <Outlet />
+            </Suspense>
+          </RouteErrorBoundary>
+        </main>
+        <footer className="sticky bottom-0 z-20 flex items-center justify-between gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-950/95">
+          <span className="flex items-center gap-2 font-semibold">
+            <img src="/favicon.svg" alt="" width="20" height="20" className="size-5" />
+            Catalogue Explorer
+          </span>
+          <a
+            href={fullView}
+            target="_blank"
+            rel="noopener"
+            className={cx(
+              'rounded font-medium text-blue-700 hover:underline dark:text-blue-300',
+              FOCUS_RING_OUTSIDE,
+            )}
+          >
+            Open the full list
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </footer>
+      </div>
+    </OpensOutside>
+  );
+}
