@@ -71,16 +71,27 @@ interface Timing {
   hydrated: number | null;
 }
 
-export async function benchAppFirstView(options: {
-  conditions: readonly Conditions[];
-  roundsFor: (conditions: Conditions) => number;
-  samples: number;
-}): Promise<BenchRow[]> {
-  const path = `/playlist/${FIXTURE_IDS.playlist5000}`;
-  const root = await buildWithReference(path);
-  const browser = await launchChromium();
-  const rows: BenchRow[] = [];
-  const measure = async (url: string, app: boolean, conditions: Conditions): Promise<Timing> => {
+interface FirstViewFigures {
+  /** Per round: the medians of its samples. */
+  app: number[];
+  hydrated: number[];
+  floor: number[];
+  ratios: number[];
+}
+
+/**
+ * Rounds of `samples` navigations each to `path` and to its static copy (the floor), one fresh
+ * browser context per navigation, under `conditions`.
+ */
+async function measureFirstViews(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  explorer: Explorer,
+  path: string,
+  conditions: Conditions,
+  rounds: number,
+  samples: number,
+): Promise<FirstViewFigures> {
+  const measure = async (url: string, app: boolean): Promise<Timing> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(FIRST_ROW_PROBE);
     const page = await context.newPage();
@@ -93,42 +104,61 @@ export async function benchAppFirstView(options: {
       const w = window as unknown as { __firstRow: number };
       // On screen: the row is in the DOM and the page has painted (stylesheets are in).
       const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
-      // The app marks the moment it has taken over the markup (root-layout.tsx).
+      // The app marks the moment it has taken over the markup (use-hydration-mark.ts).
       const hydrated = performance.getEntriesByName('hydrated')[0]?.startTime ?? null;
       return { firstRow: Math.max(w.__firstRow, paint), hydrated };
     });
     await context.close();
     return timing;
   };
+  const appUrl = `${explorer.url}${path}`;
+  const referenceUrl = `${explorer.url}/${REFERENCE_FILE}`;
+  // The explorer's first answer warms its page cache, as for any later visitor.
+  await measure(appUrl, true);
+  const figures: FirstViewFigures = { app: [], hydrated: [], floor: [], ratios: [] };
+  for (let round = 0; round < rounds; round++) {
+    const a: number[] = [];
+    const h: number[] = [];
+    const f: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      f.push((await measure(referenceUrl, false)).firstRow);
+      const timing = await measure(appUrl, true);
+      a.push(timing.firstRow);
+      h.push(timing.hydrated ?? Number.NaN);
+    }
+    figures.app.push(median(a));
+    figures.hydrated.push(median(h));
+    figures.floor.push(median(f));
+    figures.ratios.push(median(a) / median(f));
+  }
+  return figures;
+}
+
+const floorText = (floor: number[]) =>
+  `same HTML without scripts, a static file ${formatSpread(spread(floor), 0, ' ms')}`;
+
+export async function benchAppFirstView(options: {
+  conditions: readonly Conditions[];
+  roundsFor: (conditions: Conditions) => number;
+  samples: number;
+}): Promise<BenchRow[]> {
+  const path = `/playlist/${FIXTURE_IDS.playlist5000}`;
+  const root = await buildWithReference(path);
+  const browser = await launchChromium();
+  const rows: BenchRow[] = [];
   try {
     for (const conditions of options.conditions) {
       const explorer = await startWithReference(root, conditions.profile);
       try {
-        const appUrl = `${explorer.url}${path}`;
-        const referenceUrl = `${explorer.url}/${REFERENCE_FILE}`;
-        // The explorer's first answer warms its page cache, as for any later visitor.
-        await measure(appUrl, true, conditions);
-        const app: number[] = [];
-        const hydrated: number[] = [];
-        const floor: number[] = [];
-        const ratios: number[] = [];
-        for (let round = 0; round < options.roundsFor(conditions); round++) {
-          const a: number[] = [];
-          const h: number[] = [];
-          const f: number[] = [];
-          for (let i = 0; i < options.samples; i++) {
-            f.push((await measure(referenceUrl, false, conditions)).firstRow);
-            const timing = await measure(appUrl, true, conditions);
-            a.push(timing.firstRow);
-            h.push(timing.hydrated ?? Number.NaN);
-          }
-          app.push(median(a));
-          hydrated.push(median(h));
-          floor.push(median(f));
-          ratios.push(median(a) / median(f));
-        }
+        const { app, hydrated, floor, ratios } = await measureFirstViews(
+          browser,
+          explorer,
+          path,
+          conditions,
+          options.roundsFor(conditions),
+          options.samples,
+        );
         const r = spread(ratios);
-        const floorText = `same HTML without scripts, a static file ${formatSpread(spread(floor), 0, ' ms')}`;
         rows.push(
           {
             bench: '5',
@@ -137,7 +167,7 @@ export async function benchAppFirstView(options: {
               conditions,
             ),
             figure: formatSpread(spread(app), 0, ' ms'),
-            reference: floorText,
+            reference: floorText(floor),
             ratio: formatSpread(r, 2, '×'),
             target: '≤ 1.2×',
             met: r.median <= 1.2,
@@ -149,12 +179,58 @@ export async function benchAppFirstView(options: {
               conditions,
             ),
             figure: formatSpread(spread(hydrated), 0, ' ms'),
-            reference: floorText,
+            reference: floorText(floor),
             ratio: formatSpread(spread(hydrated.map((ms, i) => ms / floor[i]!)), 2, '×'),
             target: '–',
             met: null,
           },
         );
+      } finally {
+        await explorer.stop();
+      }
+    }
+    return rows;
+  } finally {
+    await browser.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The embed of the 5,000-video playlist (what oEmbed's snippet frames), opened on its own in a
+ * fresh profile, against its own static copy, as bench 5 measures the full view.
+ */
+export async function benchEmbedFirstView(options: {
+  conditions: readonly Conditions[];
+  rounds: number;
+  samples: number;
+}): Promise<BenchRow[]> {
+  const path = `/embed/playlist/${FIXTURE_IDS.playlist5000}`;
+  const root = await buildWithReference(path);
+  const browser = await launchChromium();
+  const rows: BenchRow[] = [];
+  try {
+    for (const conditions of options.conditions) {
+      const explorer = await startWithReference(root, conditions.profile);
+      try {
+        const { app, floor, ratios } = await measureFirstViews(
+          browser,
+          explorer,
+          path,
+          conditions,
+          options.rounds,
+          options.samples,
+        );
+        const r = spread(ratios);
+        rows.push({
+          bench: '15',
+          measure: labelled('embed, first view: navigation → first row on screen', conditions),
+          figure: formatSpread(spread(app), 0, ' ms'),
+          reference: floorText(floor),
+          ratio: formatSpread(r, 2, '×'),
+          target: '≤ 1.3×',
+          met: r.median <= 1.3,
+        });
       } finally {
         await explorer.stop();
       }

@@ -3,7 +3,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchDragDeep } from './app-drag.ts';
-import { benchAppFirstView } from './app-first-view.ts';
+import { benchAppFirstView, benchEmbedFirstView } from './app-first-view.ts';
+import { benchPreviewCards } from './preview-cards.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
 import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
@@ -164,6 +165,21 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
         flood: smoke ? 50 : 1000,
         quiet: smoke ? 20 : 300,
       }),
+  ],
+  [
+    '15',
+    async () => [
+      ...(await benchPreviewCards({
+        rounds: smoke ? 1 : 3,
+        cards: smoke ? 5 : 24,
+        cached: smoke ? 10 : 200,
+      })),
+      ...(await benchEmbedFirstView({
+        conditions: conditionsOf([LOCAL], smoke ? [1] : [1, 4]),
+        rounds: smoke ? 1 : 5,
+        samples: smoke ? 1 : 5,
+      })),
+    ],
   ],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 
@@ -153,14 +153,35 @@ async function saveCards(base: string): Promise<void> {
     await save(`item-${name}`, `/cards/playlist/${PLAYLIST}.png?index=${index}`);
 }
 
+/** The playlist's embed as an <iframe> of 480×600 shows it (oEmbed's snippet), light and dark. */
+async function saveEmbeds(browser: Browser, base: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({
+      viewport: { width: 480, height: 600 },
+      colorScheme,
+    });
+    const page = await context.newPage();
+    await page.goto(`${base}/embed/playlist/${PLAYLIST}`);
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    await page.locator('li[aria-posinset="1"] img').first().waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    const file = `${OUT}/card-embed-${colorScheme}.png`;
+    await page.screenshot({ path: file });
+    console.log(file);
+    await context.close();
+  }
+}
+
 const given = process.env.SCREENSHOT_BASE_URL;
 const server = given ? null : await startServer(Number(process.env.SCREENSHOT_PORT ?? 4199));
 const base = given ?? server!.url;
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 mkdirSync(OUT, { recursive: true });
 try {
-  if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.startsWith('card'))
+  if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.startsWith('card')) {
     await saveCards(base);
+    await saveEmbeds(browser, base);
+  }
   for (const device of devices) {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ ...device, colorScheme });

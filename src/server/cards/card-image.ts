@@ -74,6 +74,7 @@ interface TextBox {
 }
 
 interface Laid {
+  /** Raw RGBA pixels: composited as they are, never encoded on the way. */
   input: Buffer;
   width: number;
   height: number;
@@ -96,27 +97,21 @@ async function layText(text: string, box: TextBox): Promise<Laid | null> {
         align: rtl ? 'right' : 'left',
       },
     })
-      .png()
+      .raw()
       .toBuffer({ resolveWithObject: true });
     const last = i === box.sizes.length - 1;
     if (info.height <= box.height || last) {
-      // The smallest size still too tall: keep the lines that fit.
+      // The smallest size still too tall: keep the lines that fit (rows of pixels, top first).
       const height = Math.min(info.height, box.height);
-      const input =
-        height === info.height
-          ? data
-          : await sharp(data)
-              .extract({ left: 0, top: 0, width: info.width, height })
-              .png()
-              .toBuffer();
+      const input = data.subarray(0, info.width * height * 4);
       return { input, width: info.width, height, rtl };
     }
   }
   return null;
 }
 
-/** A picture cut to `width`×`height` with rounded corners; a plain tile when there is none. */
-async function tile(image: Buffer | null, width: number, height: number): Promise<Buffer> {
+/** A picture cut to `width`×`height` with rounded corners (raw RGBA); plain without one. */
+async function tile(image: Buffer | null, width: number, height: number): Promise<OverlayOptions> {
   const mask = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" rx="14" fill="#fff"/></svg>`,
   );
@@ -125,24 +120,27 @@ async function tile(image: Buffer | null, width: number, height: number): Promis
       ? null
       : await sharp(image)
           .resize(width, height, { fit: 'cover' })
-          .png()
+          .ensureAlpha()
+          .raw()
           .toBuffer()
           .catch(() => null);
-  const base =
-    picture ??
-    (await sharp({
-      create: { width, height, channels: 4, background: TILE_GROUND },
-    })
-      .png()
-      .toBuffer());
-  return sharp(base)
+  const base = picture
+    ? sharp(picture, { raw: { width, height, channels: 4 } })
+    : sharp({ create: { width, height, channels: 4, background: TILE_GROUND } });
+  const input = await base
     .composite([{ input: mask, blend: 'dest-in' }])
-    .png()
+    .raw()
     .toBuffer();
+  return { input, raw: { width, height, channels: 4 } };
 }
 
-const place = (laid: Laid, left: number, width: number, top: number): OverlayOptions => ({
+const rawInput = (laid: Laid) => ({
   input: laid.input,
+  raw: { width: laid.width, height: laid.height, channels: 4 as const },
+});
+
+const place = (laid: Laid, left: number, width: number, top: number): OverlayOptions => ({
+  ...rawInput(laid),
   top: Math.round(top),
   left: Math.round(laid.rtl ? left + width - laid.width : left),
 });
@@ -152,82 +150,87 @@ export async function drawCard(content: CardContent): Promise<Buffer> {
   const feature = content.layout === 'feature';
   const textWidth = feature ? 560 : CARD_WIDTH - 2 * MARGIN;
   const titleHeight = content.layout === 'mosaic' ? 150 : feature ? 260 : 300;
-  const layers: OverlayOptions[] = [];
-
-  let top = MARGIN - 8;
-  const kicker = await layText(content.kicker, {
-    width: textWidth,
-    height: 48,
-    sizes: [32],
-    bold: true,
-    color: ACCENT,
-  });
-  if (kicker) {
-    layers.push(place(kicker, MARGIN, textWidth, top));
-    top += kicker.height + 10;
-  }
-  const title = await layText(content.title, {
-    width: textWidth,
-    height: titleHeight,
-    sizes: feature ? [52, 44, 38, 32] : [64, 54, 46, 40, 34],
-    bold: true,
-    color: TEXT,
-  });
-  if (title) {
-    layers.push(place(title, MARGIN, textWidth, top));
-    top += title.height + 16;
-  }
-  for (const detail of content.details) {
-    const line = await layText(detail, {
+  // Every piece at once: libvips spreads them over its threads.
+  const [kicker, title, details, brand, pictures] = await Promise.all([
+    layText(content.kicker, {
       width: textWidth,
-      height: 84,
-      sizes: [30],
-      color: MUTED,
-    });
-    if (!line) continue;
-    layers.push(place(line, MARGIN, textWidth, top));
-    top += line.height + 6;
-  }
+      height: 48,
+      sizes: [32],
+      bold: true,
+      color: ACCENT,
+    }),
+    layText(content.title, {
+      width: textWidth,
+      height: titleHeight,
+      sizes: feature ? [52, 44, 38, 32] : [64, 54, 46, 40, 34],
+      bold: true,
+      color: TEXT,
+    }),
+    Promise.all(
+      content.details.map((detail) =>
+        layText(detail, { width: textWidth, height: 84, sizes: [30], color: MUTED }),
+      ),
+    ),
+    content.layout === 'mosaic'
+      ? null
+      : layText('Catalogue Explorer', {
+          width: 400,
+          height: 40,
+          sizes: [24],
+          bold: true,
+          color: '#94a3b8',
+        }),
+    pictureLayers(content),
+  ]);
 
-  if (feature) {
-    const [image = null] = content.images;
-    layers.push({ input: await tile(image, 520, 292), left: CARD_WIDTH - MARGIN - 520, top: 150 });
-  } else if (content.layout === 'mosaic') {
-    const count = 4;
-    const gap = 20;
-    const width = Math.floor((CARD_WIDTH - 2 * MARGIN - (count - 1) * gap) / count);
-    const height = Math.round((width * 9) / 16);
-    const images = [...content.images.slice(0, count)];
-    while (images.length < count) images.push(null);
-    const tiles = await Promise.all(images.map((image) => tile(image, width, height)));
-    tiles.forEach((input, i) =>
-      layers.push({
-        input,
-        left: MARGIN + i * (width + gap),
-        top: CARD_HEIGHT - MARGIN - height,
-      }),
-    );
+  const layers: OverlayOptions[] = [...pictures];
+  let top = MARGIN - 8;
+  for (const [laid, gap] of [
+    [kicker, 10],
+    [title, 16],
+    ...details.map((d) => [d, 6] as const),
+  ] as const) {
+    if (!laid) continue;
+    layers.push(place(laid, MARGIN, textWidth, top));
+    top += laid.height + gap;
   }
-
-  const brand = await layText('Catalogue Explorer', {
-    width: 400,
-    height: 40,
-    sizes: [24],
-    bold: true,
-    color: '#94a3b8',
-  });
-  if (brand && content.layout !== 'mosaic') {
+  if (brand) {
     layers.push({
-      input: brand.input,
+      ...rawInput(brand),
       left: CARD_WIDTH - MARGIN - brand.width,
       top: CARD_HEIGHT - MARGIN - brand.height + 8,
     });
   }
 
-  return sharp({
-    create: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 4, background: GROUND },
-  })
-    .composite(layers)
-    .png({ palette: true, quality: 90, compressionLevel: 9, effort: 6 })
-    .toBuffer();
+  return (
+    sharp({
+      create: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 4, background: GROUND },
+    })
+      .composite(layers)
+      // A palette of 256 colours, undithered: a third of a full-colour PNG, and no dithering's
+      // cost (twice the encoding); gradients in the thumbnails band a little at this size.
+      .png({ palette: true, quality: 90, compressionLevel: 6, effort: 1, dither: 0 })
+      .toBuffer()
+  );
+}
+
+/** The thumbnails, placed: one large beside the text, or a row of four under it. */
+async function pictureLayers(content: CardContent): Promise<OverlayOptions[]> {
+  if (content.layout === 'feature') {
+    const [image = null] = content.images;
+    return [{ ...(await tile(image, 520, 292)), left: CARD_WIDTH - MARGIN - 520, top: 150 }];
+  }
+  if (content.layout !== 'mosaic') return [];
+  const count = 4;
+  const gap = 20;
+  const width = Math.floor((CARD_WIDTH - 2 * MARGIN - (count - 1) * gap) / count);
+  const height = Math.round((width * 9) / 16);
+  const images = [...content.images.slice(0, count)];
+  while (images.length < count) images.push(null);
+  const tiles = await Promise.all(images.map((image) => tile(image, width, height)));
+  return tiles.map((placed, i) => ({
+    ...placed,
+    left: MARGIN + i * (width + gap),
+    top: CARD_HEIGHT - MARGIN - height,
+  }));
 }
