@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,11 +39,19 @@ export function useCardFonts(): void {
     const root = dirname(require.resolve(`${pkg}/package.json`));
     return weights.map((weight) => join(root, weight));
   });
-  const home = join(tmpdir(), `catalogue-explorer-fontconfig-${process.getuid?.() ?? 'user'}`);
+  // One file per set of folders: two checkouts on one machine never point at each other's.
+  const which = hash('sha1', folders.join('\n'), 'hex').slice(0, 12);
+  const home = join(
+    tmpdir(),
+    `catalogue-explorer-fontconfig-${process.getuid?.() ?? 'user'}-${which}`,
+  );
   mkdirSync(home, { recursive: true });
   const file = join(home, 'fonts.conf');
+  // Written aside and renamed into place: another process (a test worker, a replica) may be
+  // reading the file this moment, and must never meet it half written.
+  const draft = join(home, `fonts.conf.${process.pid}`);
   writeFileSync(
-    file,
+    draft,
     [
       '<?xml version="1.0"?>',
       '<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">',
@@ -53,6 +62,7 @@ export function useCardFonts(): void {
       '',
     ].join('\n'),
   );
+  renameSync(draft, file);
   // Not configuration of ours: the environment is where the fontconfig library reads its file.
   // eslint-disable-next-line no-restricted-properties
   process.env.FONTCONFIG_FILE = file;

@@ -18,6 +18,7 @@ import {
 import { countOf, formatCount } from '../rendering/preview-text.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { CARDS_PREFIX, HOME_CARD } from './card-address.ts';
+import { NO_CARD_STORE, type CardStore } from './card-store.ts';
 import { drawCard, type CardContent } from './card-image.ts';
 
 // Preview cards: the image a shared link unfurls with, one per view (`/cards<view path>.png`,
@@ -28,8 +29,9 @@ import { drawCard, type CardContent } from './card-image.ts';
 // cached. Thumbnails come through the embedded catalogue's proxy; an absolute thumbnail URL (the
 // real service's) is not fetched by the server, and its tile is left plain.
 //
-// Drawn cards are kept (in memory, least recently used out, bounded in bytes) under a key made of
-// what they show, so a list whose data changes gets a new card, and an unchanged one is drawn once.
+// Drawn cards are kept (in memory, least recently used out, bounded in bytes, and for replicas
+// through Redis) under a key made of what they show, so a list whose data changes gets a new
+// card, and an unchanged one is drawn once.
 
 export type CardAnswer =
   | { kind: 'card'; png: Buffer; etag: string }
@@ -45,6 +47,8 @@ export interface PreviewCardOptions {
   pageSource: Pick<PageSource, 'peek' | 'get'>;
   channelTitles?: Pick<ChannelTitles, 'get'>;
   thumbnails: Pick<ThumbnailProxy, 'fetch'> | null;
+  /** Where cards drawn here are kept for other replicas, and theirs found (card-store.ts). */
+  store?: CardStore;
   /** Bytes of drawn cards kept. */
   maxBytes?: number;
 }
@@ -69,7 +73,13 @@ function totalTime(seconds: number): string {
 }
 
 export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
-  const { pageSource, channelTitles, thumbnails, maxBytes = 16 * 2 ** 20 } = options;
+  const {
+    pageSource,
+    channelTitles,
+    thumbnails,
+    store = NO_CARD_STORE,
+    maxBytes = 16 * 2 ** 20,
+  } = options;
   const kept = new Map<string, { png: Buffer; etag: string }>();
   let keptBytes = 0;
   const drawing = new Map<string, Promise<{ png: Buffer; etag: string }>>();
@@ -184,8 +194,15 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     const pending = drawing.get(key);
     if (pending !== undefined) return pending;
     const drawn = (async () => {
-      const images = await Promise.all(plan.thumbnails.map(picture));
-      const png = await drawCard({ ...plan.content, images });
+      // Another replica may have drawn it: the same key is the same picture.
+      const shared = await store.get(key);
+      const png =
+        shared ??
+        (await drawCard({
+          ...plan.content,
+          images: await Promise.all(plan.thumbnails.map(picture)),
+        }));
+      if (shared === undefined) store.set(key, png);
       const card = { png, etag: `"${hash('sha1', png, 'base64url')}"` };
       keep(key, card);
       return card;

@@ -245,7 +245,7 @@ export async function startExplorer(
     appHtml,
     publicUrl: config.publicUrl,
     thumbnails,
-    cards: createPreviewCards({ pageSource, channelTitles, thumbnails }),
+    cards: createPreviewCards({ pageSource, channelTitles, thumbnails, store: state.cards }),
     channelTitles,
     demoEntries: catalogue === null ? null : DEMO_ENTRIES,
     logger,

@@ -88,6 +88,16 @@ describe('every view unfurls with its own card', () => {
     expect(meta.image).toBe(image?.url);
     expect(og.twitterImage?.[0]?.url).toBe(image?.url);
 
+    // A list's view names its oEmbed provider, for its own URL; the home page is no list.
+    const discovery = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(
+      page,
+    )?.[1];
+    if (path === '/') expect(discovery).toBeUndefined();
+    else
+      expect(discovery?.replaceAll('&amp;', '&')).toMatch(
+        new RegExp(`^${embedded.url}/oembed\\?url=`),
+      );
+
     const { response, body } = await card(embedded, image!.url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');

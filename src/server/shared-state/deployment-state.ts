@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { NO_CARD_STORE, type CardStore } from '../cards/card-store.ts';
 import type { DiskPages } from '../pages/disk-pages.ts';
 import type { SecondLevel } from '../pages/second-level.ts';
 import { NO_SECOND_LEVEL } from '../pages/second-level.ts';
@@ -16,6 +17,8 @@ import { LOCAL_WALK_LEASES, type WalkLeases } from '../whole-list/walk-leases.ts
 
 export interface DeploymentState {
   quota: QuotaGuard;
+  /** Drawn preview cards, for the other replicas. */
+  cards: CardStore;
   clientRateLimit: ClientRateLimit;
   secondLevel: SecondLevel;
   walkLeases: WalkLeases;
@@ -52,6 +55,7 @@ export interface LocalStateSettings {
 export function createLocalState(settings: LocalStateSettings): DeploymentState {
   const journal = settings.journal ?? null;
   return {
+    cards: NO_CARD_STORE,
     quota: createQuotaGuard({
       budgetPerHour: settings.quotaPerHour,
       journal: journal?.budget('quota'),

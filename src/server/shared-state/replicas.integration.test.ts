@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { startReplicas, type Replica } from '../../test-support/replicas.ts';
@@ -183,6 +185,36 @@ describe('replicas sharing state through Redis', () => {
     // B keeps it in its own memory now: no second trip to Redis.
     await get(b, page(7));
     expect(await metric(b, 'explorer_cache_second_level_hits_total')).toBe(1);
+  });
+
+  it('a preview card drawn by replica A is the one B answers, read from Redis', async () => {
+    await using replicas = await cluster({}, 2);
+    const [a, b] = replicas as unknown as [Replica, Replica];
+    const prefix = `test${prefixes}:${process.pid}:`;
+    const card = `/cards/playlist/${PLAYLIST}.png`;
+    const drawn = await fetch(`${a.url}${card}`);
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers.get('content-type')).toBe('image/png');
+    await drawn.arrayBuffer();
+    const client = new Redis(redis.url, { lazyConnect: true });
+    try {
+      await client.connect();
+      // Stored on the side, after the answer: looked for until it is there.
+      let keys: string[] = [];
+      await until(async () => (keys = await client.keys(`${prefix}card:*`)).length === 1);
+      // Replace the stored picture with another PNG: B, which has drawn nothing, answers it.
+      const other = await sharp({
+        create: { width: 2, height: 2, channels: 3, background: '#ff0000' },
+      })
+        .png()
+        .toBuffer();
+      await client.set(keys[0]!, other, 'PX', 60_000);
+      const fromB = await fetch(`${b.url}${card}`);
+      expect(fromB.status).toBe(200);
+      expect(Buffer.from(await fromB.arrayBuffer()).equals(other)).toBe(true);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it("a client's allowance is the same whether it talks to one replica or three", async () => {

@@ -7,14 +7,15 @@ import { registerRedisMetrics, type SharedStateFigures } from './redis-metrics.t
 import { createRedisConnection, type RedisConnection } from './redis-connection.ts';
 import { createSharedBreakerSignal, type SharedBreakerSignal } from './shared-breaker.ts';
 import { createSharedClientLimit } from './shared-client-limit.ts';
+import { createSharedCards } from './shared-cards.ts';
 import { createSharedPages, type SharedPages } from './shared-pages.ts';
 import { createSharedQuota, type SharedQuotaGuard } from './shared-quota.ts';
 import { createWalkLeases, type SharedWalkLeases } from './shared-walks.ts';
 
 // The deployment's state shared by replicas through Redis (the port is deployment-state.ts),
 // built from the configuration in one place: the quota, the per-client allowance, the page
-// cache's second level with claims and holds, the breaker's signal, and the counts of
-// whole-list walks, over one connection. Each keeps the interface of the in-memory part it
+// cache's second level with claims and holds, the breaker's signal, the counts of whole-list
+// walks and the preview cards drawn, over one connection. Each keeps the interface of the in-memory part it
 // stands in for.
 
 export interface SharedState extends DeploymentState {
@@ -89,6 +90,7 @@ export function createSharedState(options: {
     clientRateLimit,
     secondLevel: pages,
     walkLeases: walks,
+    cards: createSharedCards({ connection, keyPrefix: config.keyPrefix }),
     budget(name, perHour) {
       // The quota's own scripts over keys of their own: one window for every replica. A part
       // of the quota holds no lease: the calls it allows pass the quota too, and while Redis
