@@ -137,92 +137,102 @@ async function measureFirstViews(
 const floorText = (floor: number[]) =>
   `same HTML without scripts, a static file ${formatSpread(spread(floor), 0, ' ms')}`;
 
-export async function benchAppFirstView(options: {
-  conditions: readonly Conditions[];
-  roundsFor: (conditions: Conditions) => number;
-  samples: number;
-}): Promise<BenchRow[]> {
-  const path = `/playlist/${FIXTURE_IDS.playlist5000}`;
+/**
+ * For each of `conditions`, an explorer that serves `path` and its static copy, and `rows` of
+ * what `measure` finds there; one browser for all of it.
+ */
+async function withReference(
+  path: string,
+  conditions: readonly Conditions[],
+  rows: (figures: FirstViewFigures, conditions: Conditions) => BenchRow[],
+  rounds: (conditions: Conditions) => number,
+  samples: number,
+): Promise<BenchRow[]> {
   const root = await buildWithReference(path);
   const browser = await launchChromium();
-  const rows: BenchRow[] = [];
+  const out: BenchRow[] = [];
   try {
-    for (const conditions of options.conditions) {
-      const explorer = await startWithReference(root, conditions.profile);
+    for (const each of conditions) {
+      const explorer = await startWithReference(root, each.profile);
       try {
-        const { app, hydrated, floor, ratios } = await measureFirstViews(
+        const figures = await measureFirstViews(
           browser,
           explorer,
           path,
-          conditions,
-          options.roundsFor(conditions),
-          options.samples,
+          each,
+          rounds(each),
+          samples,
         );
-        const r = spread(ratios);
-        rows.push(
-          {
-            bench: '5',
-            measure: labelled(
-              'app, first view: navigation → first row on screen (cold profile)',
-              conditions,
-            ),
-            figure: formatSpread(spread(app), 0, ' ms'),
-            reference: floorText(floor),
-            ratio: formatSpread(r, 2, '×'),
-            target: '≤ 1.2×',
-            met: r.median <= 1.2,
-          },
-          {
-            bench: '5',
-            measure: labelled(
-              'app, first view: navigation → hydrated (links and scrolling are the app’s)',
-              conditions,
-            ),
-            figure: formatSpread(spread(hydrated), 0, ' ms'),
-            reference: floorText(floor),
-            ratio: formatSpread(spread(hydrated.map((ms, i) => ms / floor[i]!)), 2, '×'),
-            target: '–',
-            met: null,
-          },
-        );
+        out.push(...rows(figures, each));
       } finally {
         await explorer.stop();
       }
     }
-    return rows;
+    return out;
   } finally {
     await browser.close();
     rmSync(root, { recursive: true, force: true });
   }
 }
 
+export function benchAppFirstView(options: {
+  conditions: readonly Conditions[];
+  roundsFor: (conditions: Conditions) => number;
+  samples: number;
+}): Promise<BenchRow[]> {
+  return withReference(
+    `/playlist/${FIXTURE_IDS.playlist5000}`,
+    options.conditions,
+    ({ app, hydrated, floor, ratios }, conditions) => {
+      const r = spread(ratios);
+      return [
+        {
+          bench: '5',
+          measure: labelled(
+            'app, first view: navigation → first row on screen (cold profile)',
+            conditions,
+          ),
+          figure: formatSpread(spread(app), 0, ' ms'),
+          reference: floorText(floor),
+          ratio: formatSpread(r, 2, '×'),
+          target: '≤ 1.2×',
+          met: r.median <= 1.2,
+        },
+        {
+          bench: '5',
+          measure: labelled(
+            'app, first view: navigation → hydrated (links and scrolling are the app’s)',
+            conditions,
+          ),
+          figure: formatSpread(spread(hydrated), 0, ' ms'),
+          reference: floorText(floor),
+          ratio: formatSpread(spread(hydrated.map((ms, i) => ms / floor[i]!)), 2, '×'),
+          target: '–',
+          met: null,
+        },
+      ];
+    },
+    options.roundsFor,
+    options.samples,
+  );
+}
+
 /**
  * The embed of the 5,000-video playlist (what oEmbed's snippet frames), opened on its own in a
  * fresh profile, against its own static copy, as bench 5 measures the full view.
  */
-export async function benchEmbedFirstView(options: {
+export function benchEmbedFirstView(options: {
   conditions: readonly Conditions[];
   rounds: number;
   samples: number;
 }): Promise<BenchRow[]> {
-  const path = `/embed/playlist/${FIXTURE_IDS.playlist5000}`;
-  const root = await buildWithReference(path);
-  const browser = await launchChromium();
-  const rows: BenchRow[] = [];
-  try {
-    for (const conditions of options.conditions) {
-      const explorer = await startWithReference(root, conditions.profile);
-      try {
-        const { app, floor, ratios } = await measureFirstViews(
-          browser,
-          explorer,
-          path,
-          conditions,
-          options.rounds,
-          options.samples,
-        );
-        const r = spread(ratios);
-        rows.push({
+  return withReference(
+    `/embed/playlist/${FIXTURE_IDS.playlist5000}`,
+    options.conditions,
+    ({ app, floor, ratios }, conditions) => {
+      const r = spread(ratios);
+      return [
+        {
           bench: '15',
           measure: labelled('embed, first view: navigation → first row on screen', conditions),
           figure: formatSpread(spread(app), 0, ' ms'),
@@ -230,14 +240,10 @@ export async function benchEmbedFirstView(options: {
           ratio: formatSpread(r, 2, '×'),
           target: '≤ 1.3×',
           met: r.median <= 1.3,
-        });
-      } finally {
-        await explorer.stop();
-      }
-    }
-    return rows;
-  } finally {
-    await browser.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+        },
+      ];
+    },
+    () => options.rounds,
+    options.samples,
+  );
 }

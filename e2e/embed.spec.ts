@@ -67,10 +67,7 @@ test('a playlist framed on another site reads, scrolls on, and opens its links i
   expect(page.url()).toContain(hostUrl);
 });
 
-test('it takes the reader’s colour scheme, unless ?theme= pins one', async ({
-  page,
-  baseURL,
-}) => {
+test('it takes the reader’s colour scheme, unless ?theme= pins one', async ({ page, baseURL }) => {
   const background = async () =>
     page
       .frameLocator('#embed')

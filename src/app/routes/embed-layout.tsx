@@ -1,12 +1,10 @@
-import { Suspense } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { readEmbedTheme } from '../../shared/embed-theme.ts';
 import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
 import { useHydrationMark } from '../hooks/use-hydration-mark.ts';
 import { OpensOutside } from '../lib/link-target.ts';
-import { RouteErrorBoundary } from './route-error.tsx';
-import { ViewFallback } from './root-layout.tsx';
+import { ViewOutlet } from './root-layout.tsx';
 
 // The frame of an embed (`/embed/…`): a list on its own inside someone else's page, without
 // the app's header, every link of ours opening in a new tab, in the host's colour scheme or
@@ -30,11 +28,7 @@ export function EmbedLayout() {
         )}
       >
         <main id="main" className="w-full flex-1 px-2 pb-4">
-          <RouteErrorBoundary key={pathname}>
-            <Suspense fallback={<ViewFallback />}>
-              <Outlet />
-            </Suspense>
-          </RouteErrorBoundary>
+          <ViewOutlet />
         </main>
         <footer className="sticky bottom-0 z-20 flex items-center justify-between gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-950/95">
           <span className="flex items-center gap-2 font-semibold">

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import type { ChannelTab } from '../../shared/app-routes.ts';
+import type { ChannelPlaylist, ChannelVideo } from '../../shared/catalogue-schema.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
 import { CHANNEL_TAB_LABEL } from '../components/channel-header.tsx';
 import {
@@ -73,61 +74,56 @@ export function EmbedPlaylistRoute() {
   );
 }
 
+/** What each channel tab lists, and how a row of it looks (as the full view's tabs). */
+const CHANNEL_TABS = {
+  videos: {
+    endpoint: 'channel-videos',
+    noun: { one: 'video', many: 'videos' },
+    about: 'Videos, newest first',
+    rowSize: CHANNEL_VIDEO_ROW_SIZE,
+    row: (item: ChannelVideo, eager: boolean) => <ChannelVideoRow video={item} eager={eager} />,
+  },
+  playlists: {
+    endpoint: 'channel-playlists',
+    noun: { one: 'playlist', many: 'playlists' },
+    about: 'Playlists',
+    rowSize: CHANNEL_PLAYLIST_ROW_SIZE,
+    row: (item: ChannelPlaylist, eager: boolean) => (
+      <ChannelPlaylistRow playlist={item} eager={eager} />
+    ),
+  },
+} as const;
+
 export function EmbedChannelRoute({ tab }: { tab: ChannelTab }) {
   const { id = '' } = useParams();
   // The demo catalogue's entries name its channels, as in the full view.
   useQuery(demoEntriesOptions());
   const name = useChannelTitle(id) ?? id;
+  const { endpoint, noun, about, rowSize, row } = CHANNEL_TABS[tab];
+  const list = usePagedList(
+    endpoint,
+    id,
+    (count) => `End of the channel’s ${noun.many} · ${plural(count, noun.one, noun.many)}`,
+  );
   return (
     <div>
       <title>{`${name} · ${CHANNEL_TAB_LABEL[tab]} · Catalogue Explorer`}</title>
-      {tab === 'videos' ? (
-        <ChannelVideos id={id} name={name} />
-      ) : (
-        <ChannelPlaylists id={id} name={name} />
-      )}
+      <PagedList
+        list={list}
+        label={CHANNEL_TAB_LABEL[tab]}
+        rowSize={rowSize}
+        loadingText={`Loading the channel’s ${noun.many}…`}
+        emptyText={`This channel has no public ${noun.many}.`}
+        problemHeadingLevel={1}
+        header={<EmbedHeading title={name} about={about} />}
+        renderRow={(position) =>
+          // The items are the tab's own (its endpoint's pages): one row function per tab.
+          (row as (item: unknown, eager: boolean) => ReactNode)(
+            list.items[position],
+            position < EAGER_ROWS,
+          )
+        }
+      />
     </div>
-  );
-}
-
-function ChannelVideos({ id, name }: { id: string; name: string }) {
-  const list = usePagedList(
-    'channel-videos',
-    id,
-    (count) => `End of the channel’s videos · ${plural(count, 'video', 'videos')}`,
-  );
-  return (
-    <PagedList
-      list={list}
-      label={CHANNEL_TAB_LABEL.videos}
-      rowSize={CHANNEL_VIDEO_ROW_SIZE}
-      loadingText="Loading the channel’s videos…"
-      emptyText="This channel has no public videos."
-      problemHeadingLevel={1}
-      header={<EmbedHeading title={name} about="Videos, newest first" />}
-      renderRow={(row) => <ChannelVideoRow video={list.items[row]!} eager={row < EAGER_ROWS} />}
-    />
-  );
-}
-
-function ChannelPlaylists({ id, name }: { id: string; name: string }) {
-  const list = usePagedList(
-    'channel-playlists',
-    id,
-    (count) => `End of the channel’s playlists · ${plural(count, 'playlist', 'playlists')}`,
-  );
-  return (
-    <PagedList
-      list={list}
-      label={CHANNEL_TAB_LABEL.playlists}
-      rowSize={CHANNEL_PLAYLIST_ROW_SIZE}
-      loadingText="Loading the channel’s playlists…"
-      emptyText="This channel has no public playlists."
-      problemHeadingLevel={1}
-      header={<EmbedHeading title={name} about="Playlists" />}
-      renderRow={(row) => (
-        <ChannelPlaylistRow playlist={list.items[row]!} eager={row < EAGER_ROWS} />
-      )}
-    />
   );
 }

@@ -10,7 +10,6 @@ import { RouteErrorBoundary } from './route-error.tsx';
 // with the views' error boundary and the fallback shown while a view's code downloads.
 
 export function RootLayout() {
-  const { pathname } = useLocation();
   useHydrationMark();
   return (
     <div className="flex min-h-dvh flex-col">
@@ -39,17 +38,25 @@ export function RootLayout() {
         tabIndex={-1}
         className="mx-auto w-full max-w-5xl flex-1 px-3 pb-16 outline-none sm:px-6"
       >
-        <RouteErrorBoundary key={pathname}>
-          <Suspense fallback={<ViewFallback />}>
-            <Outlet />
-          </Suspense>
-        </RouteErrorBoundary>
+        <ViewOutlet />
       </main>
     </div>
   );
 }
 
-export function ViewFallback() {
+/** The view, with the views' error boundary and the fallback while its code downloads. */
+export function ViewOutlet() {
+  const { pathname } = useLocation();
+  return (
+    <RouteErrorBoundary key={pathname}>
+      <Suspense fallback={<ViewFallback />}>
+        <Outlet />
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
+
+function ViewFallback() {
   return (
     <p role="status" className="py-8 text-zinc-600 dark:text-zinc-400">
       Loading…
