@@ -1,0 +1,117 @@
+// The languages the explorer speaks, and how a request's is chosen. One list for the server
+// (which negotiates and renders in it) and the app (which loads only its catalog).
+
+export const LOCALES = [
+  'en',
+  'es',
+  'pt-BR',
+  'fr',
+  'de',
+  'ru',
+  'ja',
+  'ko',
+  'zh-CN',
+  'hi',
+  'tr',
+  'ar',
+] as const;
+
+export type AppLocale = (typeof LOCALES)[number];
+
+export const DEFAULT_LOCALE: AppLocale = 'en';
+
+/** The query parameter a shared link may carry to name its language (`?hl=ja`). */
+export const LANGUAGE_PARAM = 'hl';
+
+/** Each language's own name, as its readers write it (the picker lists these). */
+export const LOCALE_NAMES: Record<AppLocale, string> = {
+  en: 'English',
+  es: 'Español',
+  'pt-BR': 'Português (Brasil)',
+  fr: 'Français',
+  de: 'Deutsch',
+  ru: 'Русский',
+  ja: '日本語',
+  ko: '한국어',
+  'zh-CN': '简体中文',
+  hi: 'हिन्दी',
+  tr: 'Türkçe',
+  ar: 'العربية',
+};
+
+const RIGHT_TO_LEFT = new Set<AppLocale>(['ar']);
+
+export function directionOf(locale: AppLocale): 'ltr' | 'rtl' {
+  return RIGHT_TO_LEFT.has(locale) ? 'rtl' : 'ltr';
+}
+
+const BY_LOWER = new Map(LOCALES.map((locale) => [locale.toLowerCase(), locale]));
+
+/** Where a language has one locale here, its bare tag (and common aliases) names it. */
+const BY_LANGUAGE = new Map<string, AppLocale>([
+  ...LOCALES.map((locale) => [locale.split('-')[0]!.toLowerCase(), locale] as const),
+  ['zh-hans', 'zh-CN'],
+  ['zh-sg', 'zh-CN'],
+]);
+
+/**
+ * The supported locale a BCP 47 tag names: exactly (any case), or by its language (`pt-PT` →
+ * `pt-BR`, `de-AT` → `de`, `zh-Hans-CN` → `zh-CN`). Undefined for anything else, malformed
+ * input included: a tag is letters, digits and hyphens, at most 35 characters.
+ */
+export function matchLocale(tag: string | null | undefined): AppLocale | undefined {
+  if (!tag || tag.length > 35 || !/^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/.test(tag))
+    return undefined;
+  const lower = tag.toLowerCase();
+  const exact = BY_LOWER.get(lower);
+  if (exact) return exact;
+  const parts = lower.split('-');
+  return BY_LANGUAGE.get(parts.slice(0, 2).join('-')) ?? BY_LANGUAGE.get(parts[0]!);
+}
+
+/**
+ * The languages of an Accept-Language header, most wanted first (RFC 9110 §12.5.4): tags with
+ * a weight of 0 and malformed entries are left out, and at most 20 entries are read.
+ */
+export function acceptedLanguages(header: string | null | undefined): string[] {
+  if (!header) return [];
+  const entries: Array<{ tag: string; q: number; order: number }> = [];
+  for (const [order, part] of header.split(',').slice(0, 20).entries()) {
+    const [rawTag, ...params] = part.trim().split(';');
+    const tag = rawTag?.trim() ?? '';
+    if (tag === '' || tag === '*') continue;
+    let q = 1;
+    for (const param of params) {
+      const match = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param);
+      if (match) q = Number(match[1]);
+    }
+    if (q > 0) entries.push({ tag, q, order });
+  }
+  return entries.sort((a, b) => b.q - a.q || a.order - b.order).map((entry) => entry.tag);
+}
+
+/** How a request's language was chosen: by a parameter or setting of its own, or negotiated. */
+export interface LocaleChoice {
+  locale: AppLocale;
+  /** True when the Accept-Language header decided (the answer varies with it). */
+  negotiated: boolean;
+}
+
+/**
+ * The request's language: `?hl=` when it names one, then the reader's remembered choice, then
+ * the best match of Accept-Language, then English. Nothing here fails: an unknown or malformed
+ * value is passed over.
+ */
+export function chooseLocale(input: {
+  hl?: string | null;
+  remembered?: string | null;
+  acceptLanguage?: string | null;
+}): LocaleChoice {
+  const named = matchLocale(input.hl) ?? matchLocale(input.remembered);
+  if (named) return { locale: named, negotiated: false };
+  for (const tag of acceptedLanguages(input.acceptLanguage)) {
+    const locale = matchLocale(tag);
+    if (locale) return { locale, negotiated: true };
+  }
+  return { locale: DEFAULT_LOCALE, negotiated: true };
+}
