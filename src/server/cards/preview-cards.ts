@@ -15,6 +15,7 @@ import {
   playlistDigest,
   readStored,
 } from '../rendering/cached-pages.ts';
+import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { countOf, formatCount } from '../rendering/preview-text.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { CARDS_PREFIX, HOME_CARD } from './card-address.ts';
@@ -36,7 +37,9 @@ import { drawCard, type CardContent } from './card-image.ts';
 export type CardAnswer =
   | { kind: 'card'; png: Buffer; etag: string }
   | { kind: 'not-found' }
-  | { kind: 'unavailable'; retryAfterSeconds: number | undefined };
+  | { kind: 'unavailable'; retryAfterSeconds: number | undefined }
+  /** The client has drawn its share of new cards for now (kept ones stay free). */
+  | { kind: 'limited'; retryAfterSeconds: number };
 
 export interface PreviewCards {
   /** The card for `/cards…` (the request's path and query). */
@@ -49,6 +52,11 @@ export interface PreviewCardOptions {
   thumbnails: Pick<ThumbnailProxy, 'fetch'> | null;
   /** Where cards drawn here are kept for other replicas, and theirs found (card-store.ts). */
   store?: CardStore;
+  /**
+   * Each client's allowance of new cards (a card is a render: the composition root passes the
+   * render allowance); cards kept here or by another replica are free. Unset: not limited.
+   */
+  drawLimit?: ClientRateLimit;
   /** Bytes of drawn cards kept. */
   maxBytes?: number;
 }
@@ -78,6 +86,7 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     channelTitles,
     thumbnails,
     store = NO_CARD_STORE,
+    drawLimit,
     maxBytes = 16 * 2 ** 20,
   } = options;
   const kept = new Map<string, { png: Buffer; etag: string }>();
@@ -183,37 +192,46 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     return answer?.status === 200 ? answer.body : null;
   }
 
-  async function draw(plan: Plan): Promise<{ png: Buffer; etag: string }> {
+  type Drawn = { png: Buffer; etag: string };
+  const asCard = (png: Buffer): Drawn => ({ png, etag: `"${hash('sha1', png, 'base64url')}"` });
+
+  /** The card for `plan`: kept, being drawn, drawn by another replica, or drawn now. */
+  async function draw(plan: Plan, client: string): Promise<CardAnswer> {
     const key = hash('sha1', JSON.stringify(plan), 'base64url');
     const known = kept.get(key);
     if (known !== undefined) {
       kept.delete(key);
       kept.set(key, known);
-      return known;
+      return { kind: 'card', ...known };
     }
     const pending = drawing.get(key);
-    if (pending !== undefined) return pending;
+    if (pending !== undefined) return { kind: 'card', ...(await pending) };
+    // Another replica may have drawn it: the same key is the same picture.
+    const shared = await store.get(key);
+    if (shared !== undefined) {
+      const card = asCard(shared);
+      keep(key, card);
+      return { kind: 'card', ...card };
+    }
+    const allowed = drawLimit === undefined ? { ok: true as const } : await drawLimit.take(client);
+    if (!allowed.ok) return { kind: 'limited', retryAfterSeconds: allowed.retryAfterSeconds };
+    // Someone may have started drawing it while the allowance was asked.
+    const started = drawing.get(key);
+    if (started !== undefined) return { kind: 'card', ...(await started) };
     const drawn = (async () => {
-      // Another replica may have drawn it: the same key is the same picture.
-      const shared = await store.get(key);
-      const png =
-        shared ??
-        (await drawCard({
-          ...plan.content,
-          images: await Promise.all(plan.thumbnails.map(picture)),
-        }));
-      if (shared === undefined) store.set(key, png);
-      const card = { png, etag: `"${hash('sha1', png, 'base64url')}"` };
+      const images = await Promise.all(plan.thumbnails.map(picture));
+      const card = asCard(await drawCard({ ...plan.content, images }));
+      store.set(key, card.png);
       keep(key, card);
       return card;
     })().finally(() => drawing.delete(key));
     drawing.set(key, drawn);
-    return drawn;
+    return { kind: 'card', ...(await drawn) };
   }
 
   return {
     async card(pathname, search, client) {
-      if (pathname === HOME_CARD) return { kind: 'card', ...(await draw(homePlan)) };
+      if (pathname === HOME_CARD) return draw(homePlan, client);
       if (!pathname.startsWith(`${CARDS_PREFIX}/`) || !pathname.endsWith('.png'))
         return { kind: 'not-found' };
       const viewPath = pathname.slice(CARDS_PREFIX.length, -'.png'.length);
@@ -228,7 +246,7 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
           ? playlistPlan(list.id, first, readIndex(search.get('index')))
           : channelPlan(list, first);
       if (plan === null) return { kind: 'not-found' };
-      return { kind: 'card', ...(await draw(plan)) };
+      return draw(plan, client);
     },
   };
 }

@@ -15,6 +15,7 @@ import type { ChannelTitles } from './channel-titles.ts';
 import { renderHead, type FirstPage, type LinkPreviews } from './link-preview.ts';
 import { refusalPage, shellLinks, type Refusal } from './refusal-page.ts';
 import { contentSecurityPolicy, EMBED_FRAMING } from '../http/security-headers.ts';
+import { JSON_LD_OPEN } from './structured-data.ts';
 import { renderAddress, type RenderAddress } from './render-key.ts';
 import { storeRender, type StoredRender } from './stored-render.ts';
 
@@ -94,6 +95,14 @@ const NOSCRIPT_REFRESH = '<noscript><meta http-equiv="refresh" content="2"></nos
 const MAX_PER_PAGE = 16;
 
 /** JSON inside a `<script type="application/json">`: no `<` at all, so nothing can end it early. */
+/** The preview's tags apart from its JSON-LD blocks (one a line, as renderHead writes them). */
+function splitStructuredData(preview: string): { head: string; data: string } {
+  const head: string[] = [];
+  const data: string[] = [];
+  for (const line of preview.split('\n')) (line.startsWith(JSON_LD_OPEN) ? data : head).push(line);
+  return { head: head.join('\n'), data: data.join('') };
+}
+
 function dataBlock(state: unknown): string {
   const json = JSON.stringify(state).replaceAll('<', '\\u003c');
   return `<script type="application/json" id="${APP_STATE_ELEMENT_ID}">${json}</script>`;
@@ -143,14 +152,18 @@ export function createAppHtml(
     // A list's view without its first page (still on its way) fills in once the app runs; a
     // browser without scripts asks again shortly, when the page is in the cache.
     const waiting = list !== null && first.kind === 'none' ? NOSCRIPT_REFRESH : '';
+    const { head: tags, data: structured } = splitStructuredData(preview);
     const text = (await shell.template(path))
-      .replace(APP_HEAD_PLACEHOLDER, () => preview + rendered.head + waiting)
+      .replace(APP_HEAD_PLACEHOLDER, () => tags + rendered.head + waiting)
       // After the entry's own tags: the view's code is needed only once the entry runs.
       .replace('</head>', () => `${shell.preloads(url.pathname)}</head>`)
       .replace(APP_HTML_PLACEHOLDER, () => rendered.html)
       .replace(APP_STATE_PLACEHOLDER, () =>
         rendered.state === null ? '' : dataBlock(rendered.state),
-      );
+      )
+      // Structured data is for crawlers, which read the whole document: after the view, so
+      // that its kilobytes never stand between a reader and the first paint.
+      .replace('</body>', () => `${structured}</body>`);
     return storeRender(Buffer.from(text));
   };
 

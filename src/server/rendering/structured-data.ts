@@ -164,9 +164,11 @@ export function scriptSafeJson(value: unknown): string {
   );
 }
 
-/** The <script type="application/ld+json"> blocks for `view`. */
+export const JSON_LD_OPEN = '<script type="application/ld+json">';
+
+/** The <script type="application/ld+json"> blocks for `view`, one a line. */
 export function structuredDataTags(view: StructuredView, origin: string): string {
   return structuredData(view, origin)
-    .map((data) => `<script type="application/ld+json">${scriptSafeJson(data)}</script>`)
+    .map((data) => `${JSON_LD_OPEN}${scriptSafeJson(data)}</script>`)
     .join('\n');
 }

@@ -155,6 +155,32 @@ describe('a card', () => {
     expect(fixture.upstream.hits() - before).toBe(2);
   });
 
+  it('new cards are limited per client as renders are: kept ones stay free, others unaffected', async () => {
+    const limited = await fixture.serve({
+      STATIC_ROOT: staticRoot,
+      TRUST_PROXY: 'true',
+      RENDER_RATE_LIMIT_BURST: '3',
+      RENDER_RATE_LIMIT_PER_SECOND: '0.01',
+    });
+    const ask = (index: number, client: string) =>
+      limited.get(`/cards/playlist/${PLAYLIST}.png?index=${index}`, {
+        headers: { 'x-forwarded-for': client },
+      });
+    const hungry = '198.51.100.7';
+    for (const index of [1, 2, 3]) {
+      const response = await ask(index, hungry);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    const refused = await ask(4, hungry);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    // A card already drawn answers the same client; another client draws its own.
+    expect((await ask(2, hungry)).status).toBe(200);
+    expect((await ask(4, '198.51.100.8')).status).toBe(200);
+  });
+
   it.each([
     '/cards/playlist/not-an-id.png',
     `/cards/playlist/${PLAYLIST}`,

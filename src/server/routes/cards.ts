@@ -22,6 +22,13 @@ export function cards(previewCards: PreviewCards | null, trustProxy: boolean): H
       clientAddress(c, trustProxy),
     );
     if (answer.kind === 'not-found') return notFound();
+    if (answer.kind === 'limited') {
+      return problemResponse(
+        'rate_limited',
+        'This address has asked for many new cards just now; cards already drawn still answer.',
+        { instance, retryAfterSeconds: answer.retryAfterSeconds },
+      );
+    }
     if (answer.kind === 'unavailable') {
       return problemResponse(
         'upstream_unavailable',
