@@ -8,6 +8,7 @@ import type {
 import { listForUrl, matchAppRoute, readIndex, type ListLookup } from '../../shared/app-routes.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { StoredPage } from '../pages/page-entry.ts';
+import { previewFirstPage } from '../pages/preview-first-page.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
 import {
   cachedPlaylistDuration,
@@ -102,20 +103,6 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
       keptBytes -= value.png.length;
     }
   };
-
-  /** The list's first page: from the cache, else the one lookup a preview may make. */
-  async function firstPage(
-    list: ListLookup,
-    client: string,
-  ): Promise<StoredPage | Exclude<CardAnswer, { kind: 'card' }>> {
-    const lookup = { ...list, continuation: undefined };
-    const cached = pageSource.peek(lookup);
-    if (cached !== undefined) return cached;
-    const answer = await pageSource.get(lookup, client);
-    if (answer.kind === 'page') return answer.page;
-    if (answer.status === 404 || answer.status === 400) return { kind: 'not-found' };
-    return { kind: 'unavailable', retryAfterSeconds: answer.retryAfterSeconds };
-  }
 
   function playlistPlan(id: string, first: StoredPage, index: number | undefined): Plan | null {
     const info = playlistDigest(first)?.info;
@@ -239,8 +226,12 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
       if (match === null || match.route === 'home') return { kind: 'not-found' };
       const list = listForUrl(viewPath, search);
       if (list === null) return { kind: 'not-found' };
-      const first = await firstPage(list, client);
-      if (first.kind !== 'page') return first;
+      const first = await previewFirstPage(pageSource, list, client);
+      if (first.kind === 'problem') {
+        return first.status === 404 || first.status === 400
+          ? { kind: 'not-found' }
+          : { kind: 'unavailable', retryAfterSeconds: first.retryAfterSeconds };
+      }
       const plan =
         list.endpoint === 'playlist'
           ? playlistPlan(list.id, first, readIndex(search.get('index')))

@@ -57,6 +57,41 @@ export function playlistDigest(page: StoredPage): PlaylistDigest | null {
   return digest;
 }
 
+interface ChainStep {
+  page: StoredPage;
+  digest: PlaylistDigest;
+  /** Items on the pages before this one. */
+  before: number;
+}
+
+/**
+ * The playlist's pages the cache holds, in chain order from `first`, each with its digest.
+ * Returns true once the chain's end was reached, false where it stops at a page the cache does
+ * not hold (or an unreadable page, an empty one that names a next, a chain that loops).
+ */
+function* cachedChain(
+  pages: CachedPages,
+  id: string,
+  first: StoredPage,
+): Generator<ChainStep, boolean, undefined> {
+  let page: StoredPage | undefined = first;
+  let before = 0;
+  // A chain that comes back on itself would otherwise be followed for ever.
+  const followed = new Set<string>();
+  while (page !== undefined) {
+    const digest = playlistDigest(page);
+    if (digest === null) return false;
+    yield { page, digest, before };
+    before += digest.count;
+    const next = digest.continuation;
+    if (next === null) return true;
+    if (digest.count === 0 || followed.has(next)) return false;
+    followed.add(next);
+    page = pages.peek({ endpoint: 'playlist', id, continuation: next });
+  }
+  return false;
+}
+
 /**
  * The playlist's item at `position` (1-based, counted along the chain), when every page up to
  * the one holding it is in the cache; null otherwise.
@@ -67,21 +102,9 @@ export function cachedPlaylistItem(
   first: StoredPage,
   position: number,
 ): PlaylistItem | null {
-  let page: StoredPage | undefined = first;
-  let before = 0;
-  // A chain that comes back on itself would otherwise be followed for ever.
-  const followed = new Set<string>();
-  while (page !== undefined) {
-    const digest = playlistDigest(page);
-    if (digest === null) return null;
-    if (position <= before + digest.count) {
+  for (const { page, digest, before } of cachedChain(pages, id, first)) {
+    if (position <= before + digest.count)
       return readStored<PlaylistPage>(page)?.items[position - before - 1] ?? null;
-    }
-    before += digest.count;
-    const next = digest.continuation;
-    if (next === null || digest.count === 0 || followed.has(next)) return null;
-    followed.add(next);
-    page = pages.peek({ endpoint: 'playlist', id, continuation: next });
   }
   return null;
 }
@@ -95,20 +118,12 @@ export function cachedPlaylistDuration(
   id: string,
   first: StoredPage,
 ): number | null {
-  let page: StoredPage | undefined = first;
+  const chain = cachedChain(pages, id, first);
   let seconds = 0;
-  const followed = new Set<string>();
-  while (page !== undefined) {
-    const digest = playlistDigest(page);
-    if (digest === null) return null;
-    seconds += digest.seconds;
-    const next = digest.continuation;
-    if (next === null) return seconds;
-    if (followed.has(next)) return null;
-    followed.add(next);
-    page = pages.peek({ endpoint: 'playlist', id, continuation: next });
+  for (let step = chain.next(); ; step = chain.next()) {
+    if (step.done) return step.value ? seconds : null;
+    seconds += step.value.digest.seconds;
   }
-  return null;
 }
 
 /** The largest of an item's thumbnails (spec §2.5 lists several sizes), or null. */

@@ -7,6 +7,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { problemResponse, respond } from '../http/responses.ts';
 import type { PageSource } from '../pages/page-source.ts';
+import { previewFirstPage } from '../pages/preview-first-page.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
 import { readStored } from '../rendering/cached-pages.ts';
 import { SITE_NAME } from '../rendering/link-preview.ts';
@@ -57,19 +58,14 @@ export function oembedRoute(options: OEmbedOptions): Handler<AppEnv> {
     const list = listForUrl(target.pathname, target.searchParams);
     if (list === null) return notOurs();
 
-    const lookup = { ...list, continuation: undefined };
-    let first = pageSource.peek(lookup);
-    if (first === undefined) {
-      const answer = await pageSource.get(lookup, clientAddress(c, trustProxy));
-      if (answer.kind === 'problem') {
-        return answer.status === 404 || answer.status === 400
-          ? notOurs()
-          : problemResponse(answer.code, answer.detail, {
-              instance,
-              retryAfterSeconds: answer.retryAfterSeconds,
-            });
-      }
-      first = answer.page;
+    const first = await previewFirstPage(pageSource, list, clientAddress(c, trustProxy));
+    if (first.kind === 'problem') {
+      return first.status === 404 || first.status === 400
+        ? notOurs()
+        : problemResponse(first.code, first.detail, {
+            instance,
+            retryAfterSeconds: first.retryAfterSeconds,
+          });
     }
 
     let title: string;
