@@ -10,6 +10,8 @@ import { ViewOutlet } from './root-layout.tsx';
 // the app's header, every link of ours opening in a new tab, in the host's colour scheme or
 // the one `?theme=` pins, and a footer that opens the full view.
 
+const FOOTER_ID = 'embed-footer';
+
 export function EmbedLayout() {
   const { pathname, search } = useLocation();
   useHydrationMark();
@@ -18,6 +20,11 @@ export function EmbedLayout() {
   const fullView = pathname.replace(/^\/embed/, '');
   return (
     <OpensOutside value={true}>
+      {/* No paint until the footer is parsed: the rows then appear whole. In a frame the list
+          is the first thing on screen, and a paint between two chunks of the document showed a
+          row's title before its other lines, which then moved it (a layout shift). React puts
+          the link in <head>, where it holds rendering back. */}
+      <link rel="expect" href={`#${FOOTER_ID}`} blocking="render" />
       <div
         data-theme={theme}
         className={cx(
@@ -30,7 +37,10 @@ export function EmbedLayout() {
         <main id="main" className="w-full flex-1 px-2 pb-4">
           <ViewOutlet />
         </main>
-        <footer className="sticky bottom-0 z-20 flex items-center justify-between gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-950/95">
+        <footer
+          id={FOOTER_ID}
+          className="sticky bottom-0 z-20 flex items-center justify-between gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-950/95"
+        >
           <span className="flex items-center gap-2 font-semibold">
             <img src="/favicon.svg" alt="" width="20" height="20" className="size-5" />
             Catalogue Explorer
