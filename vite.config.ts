@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { catalogPlugin } from './src/shared/i18n/catalog-plugin.ts';
 
 // The app's build: hashed files under /assets/, no inline scripts or styles (the server's CSP is
 // `script-src 'self'; style-src 'self'`). The entry holds the frame and the libraries every view
@@ -32,7 +33,7 @@ const vendor = (name: string, packages: string[]) => ({
 });
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), stylesheetsFirst],
+  plugins: [react(), tailwindcss(), stylesheetsFirst, catalogPlugin()],
   // public/ is the client's; the server build only renders.
   publicDir: isSsrBuild ? false : 'public',
   // The browser's zod runs without compiling parsers, which the page's CSP refuses

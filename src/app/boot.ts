@@ -3,14 +3,17 @@
 // the browser is still parsing and laying out that markup would only push its first paint back,
 // so they are asked for once it is on screen. The view's own chunks wait as well, named in an
 // inert template by the server (server/rendering/view-preloads.ts), and are all asked for at
-// once with the app.
+// once with the app, as is the catalog of the page's language.
 
 import { VIEW_PRELOADS_ELEMENT_ID } from '../shared/app-render.ts';
+import { loadPageCatalog } from './i18n/load-catalog.ts';
 import './app.css';
 
 await firstContentfulPaint();
 const preloads = document.getElementById(VIEW_PRELOADS_ELEMENT_ID);
 if (preloads instanceof HTMLTemplateElement) document.head.append(preloads.content);
+// The page's messages come alongside the app's code, not after it.
+void loadPageCatalog();
 await import('./main.tsx');
 
 /**

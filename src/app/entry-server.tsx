@@ -1,3 +1,5 @@
+import { setupI18n, type I18n, type Messages } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -14,7 +16,19 @@ import { preloadViewFor } from './views.tsx';
 // runs and the client hydrates the markup instead of drawing it again. The query cache is a
 // new one per request: nothing of one visitor's request reaches another's.
 
-export const render: RenderApp = async ({ url, first, channelTitle }) => {
+// One Lingui instance per catalog the server passes (one per locale, compiled once).
+const instances = new WeakMap<Messages, I18n>();
+
+function i18nFor(locale: string, messages: Messages): I18n {
+  let i18n = instances.get(messages);
+  if (!i18n) {
+    i18n = setupI18n({ locale, messages: { [locale]: messages } });
+    instances.set(messages, i18n);
+  }
+  return i18n;
+}
+
+export const render: RenderApp = async ({ url, first, channelTitle, locale, messages }) => {
   // Glued to the base rather than resolved against it: a path that starts with `//` would
   // otherwise read as a host (`//evil/x`), or fail to parse at all (`//`).
   const location = new URL(`http://localhost${url.startsWith('/') ? '' : '/'}${url}`);
@@ -26,11 +40,13 @@ export const render: RenderApp = async ({ url, first, channelTitle }) => {
   if (channelTitle && channelId) queryClient.setQueryData(channelTitleKey(channelId), channelTitle);
   const markup = renderToString(
     <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <StaticRouter location={url}>
-          <App />
-        </StaticRouter>
-      </QueryClientProvider>
+      <I18nProvider i18n={i18nFor(locale, messages)}>
+        <QueryClientProvider client={queryClient}>
+          <StaticRouter location={url}>
+            <App />
+          </StaticRouter>
+        </QueryClientProvider>
+      </I18nProvider>
     </StrictMode>,
   );
   // Pages and definite answers (a not-found list) go to the client; nothing in flight does.

@@ -1,3 +1,5 @@
+import { setupI18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { hydrate, QueryClientProvider, type DehydratedState } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
@@ -7,6 +9,7 @@ import { reviveApiError } from './api/api-error.ts';
 import { createQueryClient } from './api/query-client.ts';
 import { App } from './app.tsx';
 import { HydrationState } from './components/hydration-state.tsx';
+import { documentLocale, loadPageCatalog } from './i18n/load-catalog.ts';
 import { prepareNumberFormats } from './lib/format.ts';
 import { trackWindowScroll } from './lib/scroll-memory.ts';
 import { preloadViewFor } from './views.tsx';
@@ -34,24 +37,29 @@ const root = document.getElementById('root')!;
 const queryClient = createQueryClient();
 restoreServerCache();
 
-// The view's code is in before hydrating: hydration then meets the whole server markup at once.
-await viewReady;
+// The view's code and the page's messages are in before hydrating: hydration then meets the
+// whole server markup at once, in the language it was written in.
+const locale = documentLocale();
+const [messages] = await Promise.all([loadPageCatalog(), viewReady]);
+const i18n = setupI18n({ locale, messages: { [locale]: messages } });
 // What hydration would do first and at length goes in tasks of its own, so that no task of the
 // start-up keeps a reader's tap waiting for long (50 ms on a phone).
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-await prepareNumberFormats(nextTask);
+await prepareNumberFormats(locale, nextTask);
 await nextTask();
 
 const hydrating = root.firstElementChild !== null;
 const app = (
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <HydrationState hydrating={hydrating}>
-          <App />
-        </HydrationState>
-      </BrowserRouter>
-    </QueryClientProvider>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <HydrationState hydrating={hydrating}>
+            <App />
+          </HydrationState>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </I18nProvider>
   </StrictMode>
 );
 // Hydration as a transition: React then works through the server's markup in slices, yielding

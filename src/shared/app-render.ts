@@ -1,4 +1,6 @@
+import type { Messages } from '@lingui/core';
 import type { EndpointName } from './endpoints.ts';
+import type { CatalogLocale } from './locales.ts';
 import type { Problem } from './problem.ts';
 
 // The contract between the explorer server and the app's server-side entry
@@ -40,6 +42,9 @@ export interface RenderRequest {
   first?: FirstPage;
   /** The name of the channel a channel URL shows, when the server has seen it. */
   channelTitle?: string;
+  /** The language to render in, and its compiled catalog (shared/i18n/catalog-files.ts). */
+  locale: CatalogLocale;
+  messages: Messages;
 }
 
 /** Where the rendered query cache keeps a channel's name that the server knew. */

@@ -20,8 +20,29 @@ export type AppLocale = (typeof LOCALES)[number];
 
 export const DEFAULT_LOCALE: AppLocale = 'en';
 
+/**
+ * A pseudo-locale for finding text that does not come through the catalogs (English with every
+ * letter accented: i18n/pseudo-text.ts). Only `?hl=en-XA` names it: never negotiated, never in
+ * the picker. The tag is the one browsers and platforms use for the same purpose.
+ */
+export const PSEUDO_LOCALE = 'en-XA';
+
+/** Every locale a catalog is compiled for. */
+export type CatalogLocale = AppLocale | typeof PSEUDO_LOCALE;
+
+export const CATALOG_LOCALES: readonly CatalogLocale[] = [...LOCALES, PSEUDO_LOCALE];
+
 /** The query parameter a shared link may carry to name its language (`?hl=ja`). */
 export const LANGUAGE_PARAM = 'hl';
+
+/** The cookie holding the language a reader picked (the server renders in it). */
+export const LANGUAGE_COOKIE = 'hl';
+
+/** The locale a tag names exactly, the pseudo-locale included (the document's `lang`). */
+export function catalogLocaleOf(tag: string | null | undefined): CatalogLocale | undefined {
+  if (tag?.toLowerCase() === PSEUDO_LOCALE.toLowerCase()) return PSEUDO_LOCALE;
+  return matchLocale(tag);
+}
 
 /** Each language's own name, as its readers write it (the picker lists these). */
 export const LOCALE_NAMES: Record<AppLocale, string> = {
@@ -41,8 +62,8 @@ export const LOCALE_NAMES: Record<AppLocale, string> = {
 
 const RIGHT_TO_LEFT = new Set<AppLocale>(['ar']);
 
-export function directionOf(locale: AppLocale): 'ltr' | 'rtl' {
-  return RIGHT_TO_LEFT.has(locale) ? 'rtl' : 'ltr';
+export function directionOf(locale: CatalogLocale): 'ltr' | 'rtl' {
+  return RIGHT_TO_LEFT.has(locale as AppLocale) ? 'rtl' : 'ltr';
 }
 
 const BY_LOWER = new Map(LOCALES.map((locale) => [locale.toLowerCase(), locale]));
@@ -92,7 +113,7 @@ export function acceptedLanguages(header: string | null | undefined): string[] {
 
 /** How a request's language was chosen: by a parameter or setting of its own, or negotiated. */
 export interface LocaleChoice {
-  locale: AppLocale;
+  locale: CatalogLocale;
   /** True when the Accept-Language header decided (the answer varies with it). */
   negotiated: boolean;
 }
@@ -107,6 +128,8 @@ export function chooseLocale(input: {
   remembered?: string | null;
   acceptLanguage?: string | null;
 }): LocaleChoice {
+  if (input.hl?.toLowerCase() === PSEUDO_LOCALE.toLowerCase())
+    return { locale: PSEUDO_LOCALE, negotiated: false };
   const named = matchLocale(input.hl) ?? matchLocale(input.remembered);
   if (named) return { locale: named, negotiated: false };
   for (const tag of acceptedLanguages(input.acceptLanguage)) {
@@ -115,3 +138,23 @@ export function chooseLocale(input: {
   }
   return { locale: DEFAULT_LOCALE, negotiated: true };
 }
+
+/**
+ * The Open Graph form of each locale (`language_TERRITORY`, as og:locale takes it), with the
+ * territory its readers are most often in where the tag names none.
+ */
+export const OPEN_GRAPH_LOCALES: Record<CatalogLocale, string> = {
+  en: 'en_US',
+  es: 'es_ES',
+  'pt-BR': 'pt_BR',
+  fr: 'fr_FR',
+  de: 'de_DE',
+  ru: 'ru_RU',
+  ja: 'ja_JP',
+  ko: 'ko_KR',
+  'zh-CN': 'zh_CN',
+  hi: 'hi_IN',
+  tr: 'tr_TR',
+  ar: 'ar_AR',
+  'en-XA': 'en_XA',
+};

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useOwnLinkTarget } from '../lib/link-target.ts';
 import { playlistPath } from '../../shared/app-routes.ts';
 import type { ChannelPlaylist } from '../../shared/catalogue-schema.ts';
-import { plural } from '../lib/format.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { ROW_TITLE_LINK, ThumbnailRow } from './row-layout.tsx';
 import type { RowSize } from './window-list.tsx';
 
@@ -25,6 +25,7 @@ export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
   eager: boolean;
 }) {
   const linkTarget = useOwnLinkTarget();
+  const { t } = useTranslation();
   return (
     <ThumbnailRow
       thumbnails={playlist.thumbnails}
@@ -36,7 +37,7 @@ export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
         {playlist.title}
       </Link>
       <p className="text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">
-        {plural(playlist.videoCount, 'video', 'videos')}
+        {t('list.videoCount', { count: playlist.videoCount })}
       </p>
     </ThumbnailRow>
   );

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ChannelVideo } from '../../shared/catalogue-schema.ts';
-import { formatCompact, formatCount } from '../lib/format.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { watchUrl } from '../../shared/platform-links.ts';
 import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
@@ -23,6 +23,8 @@ export const ChannelVideoRow = memo(function ChannelVideoRow({
   /** Among the first EAGER_ROWS (row-layout.tsx). */
   eager: boolean;
 }) {
+  const { t, formatCompact } = useTranslation();
+  const views = video.viewCount;
   return (
     <ThumbnailRow
       thumbnails={video.thumbnails}
@@ -35,8 +37,8 @@ export const ChannelVideoRow = memo(function ChannelVideoRow({
         {video.title}
       </PlatformLink>
       <p className="truncate text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">
-        <span title={`${formatCount(video.viewCount)} views`}>
-          {formatCompact(video.viewCount)} views
+        <span title={t('list.viewCount', { count: views })}>
+          {t('row.viewCountCompact', { count: views, compact: formatCompact(views) })}
         </span>
         {video.publishedText !== null && ` · ${video.publishedText}`}
       </p>

@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { TEXT_LINK } from './ui/text-link.tsx';
 
 /** Tells screen reader users that a link opens the platform in a new tab. */
 function NewTabNote() {
-  return <span className="sr-only"> (opens YouTube in a new tab)</span>;
+  const { t } = useTranslation();
+  return <span className="sr-only">{` ${t('link.opensPlatformInNewTab')}`}</span>;
 }
 
 /** A link out to the platform, in a new tab, saying so to screen readers. */
@@ -26,9 +28,10 @@ export function PlatformLink({
 
 /** The headers' "Open on YouTube" link. */
 export function OpenOnPlatform({ href }: { href: string }) {
+  const { t } = useTranslation();
   return (
     <PlatformLink href={href} className={TEXT_LINK}>
-      Open on YouTube
+      {t('link.openOnPlatform')}
     </PlatformLink>
   );
 }

@@ -1,7 +1,7 @@
-import { formatCount } from '../lib/format.ts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { homePath } from '../../shared/app-routes.ts';
 import type { FooterState } from '../hooks/use-paged-list.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { tryAgainIn, type ProblemText } from '../lib/problem-text.ts';
 import { Button } from './ui/button.tsx';
 import { TextLink } from './ui/text-link.tsx';
@@ -49,20 +49,23 @@ function useCountdown(seconds: number | null, since: number): number {
   return left;
 }
 
-function RetryButton({ onRetry, label = 'Retry' }: { onRetry: () => void; label?: string }) {
+/** Retry, or (`reload`) start the list over. */
+function RetryButton({ onRetry, reload = false }: { onRetry: () => void; reload?: boolean }) {
+  const { t } = useTranslation();
   return (
     <Button size="md" onClick={onRetry}>
-      {label}
+      {t(reload ? 'list.reload' : 'list.retry')}
     </Button>
   );
 }
 
 function WaitNote({ retryAfter, since }: { retryAfter: number | null; since: number }) {
+  const words = useTranslation();
   const left = useCountdown(retryAfter, since);
   if (retryAfter === null || left <= 0) return null;
   return (
     <p role="timer" aria-live="off" className="text-sm text-zinc-700 dark:text-zinc-300">
-      {tryAgainIn(left)}
+      {tryAgainIn(left, words)}
     </p>
   );
 }
@@ -86,6 +89,7 @@ export function ProblemView({
   onReload,
   headingLevel = 2,
 }: ProblemViewProps) {
+  const { t } = useTranslation();
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
     <section
@@ -100,14 +104,12 @@ export function ProblemView({
         <WaitNote retryAfter={problem.retryAfter} since={since} />
         <div className="flex flex-wrap justify-center gap-3">
           {problem.canRetry && onRetry && <RetryButton onRetry={onRetry} />}
-          {problem.canReload && onReload && (
-            <RetryButton onRetry={onReload} label="Reload the list" />
-          )}
+          {problem.canReload && onReload && <RetryButton onRetry={onReload} reload />}
           <TextLink
             to={homePath()}
             className="rounded-md px-4 py-2 text-sm font-semibold underline-offset-4"
           >
-            Go to the home page
+            {t('view.goHome')}
           </TextLink>
         </div>
       </div>
@@ -150,6 +152,7 @@ export function LoadProgress({
   loaded: number;
   onRetry?: () => void;
 }) {
+  const { t } = useTranslation();
   const percent = Math.min(100, Math.round((loaded / Math.max(1, waiting.upTo)) * 100));
   return (
     <div className="pointer-events-none fixed inset-x-0 bottom-4 z-20 flex justify-center px-3">
@@ -160,20 +163,20 @@ export function LoadProgress({
         {waiting.failed ? (
           <div className="flex items-center justify-between gap-3">
             <span className="text-zinc-800 dark:text-zinc-200">
-              {`Could not load the items after #${formatCount(loaded)}.`}
+              {t('list.progress.failed', { loaded })}
             </span>
             {onRetry && <RetryButton onRetry={onRetry} />}
           </div>
         ) : (
           <>
             <span className="text-zinc-800 dark:text-zinc-200">
-              {`Loading up to #${formatCount(waiting.upTo)}… ${formatCount(loaded)} loaded`}
+              {t('list.progress.loading', { upTo: waiting.upTo, loaded })}
             </span>
             <progress
               className="h-1.5 w-full overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-zinc-200 [&::-webkit-progress-value]:bg-blue-600 dark:[&::-webkit-progress-bar]:bg-zinc-700 dark:[&::-webkit-progress-value]:bg-blue-400"
               max={100}
               value={percent}
-              aria-label="Loading progress"
+              aria-label={t('list.progress.label')}
             />
           </>
         )}
@@ -192,6 +195,7 @@ export function EmptyState({ children }: { children: ReactNode }) {
 
 /** The row after the last item: loading more, a failed page with Retry, or the end line. */
 export function ListFooter({ state }: { state: FooterState }) {
+  const { t } = useTranslation();
   switch (state.kind) {
     case 'more':
     case 'loading':
@@ -203,7 +207,7 @@ export function ListFooter({ state }: { state: FooterState }) {
             aria-hidden="true"
             className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
           />
-          <span role="status">Loading more…</span>
+          <span role="status">{t('list.footer.loadingMore')}</span>
         </div>
       );
     case 'error':
@@ -212,13 +216,15 @@ export function ListFooter({ state }: { state: FooterState }) {
           role="alert"
           className="my-3 flex flex-col items-center gap-2 rounded-xl border border-red-300 p-4 text-center dark:border-red-800"
         >
-          <p className="font-semibold text-zinc-900 dark:text-zinc-50">{`Could not load more: ${state.problem.title.toLowerCase()}`}</p>
+          <p className="font-semibold text-zinc-900 dark:text-zinc-50">
+            {t('list.footer.failed', { problem: state.problem.title })}
+          </p>
           <p className="text-sm text-zinc-700 dark:text-zinc-300">{state.problem.detail}</p>
           <WaitNote retryAfter={state.problem.retryAfter} since={state.since} />
           {state.problem.canRetry ? (
             <RetryButton onRetry={state.onRetry} />
           ) : (
-            <RetryButton onRetry={state.onReload} label="Reload the list" />
+            <RetryButton onRetry={state.onReload} reload />
           )}
         </div>
       );

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistInfo } from '../../shared/catalogue-schema.ts';
-import { plural } from '../lib/format.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { platformPlaylistUrl, safeExternalUrl } from '../../shared/platform-links.ts';
 import { OpenOnPlatform } from './external-mark.tsx';
 import { ThumbnailImage } from './thumbnail-image.tsx';
@@ -11,6 +11,7 @@ import { TextButton, TextLink } from './ui/text-link.tsx';
 const FOLD_AFTER_CHARS = 180;
 
 export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
+  const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   const descriptionId = useId();
   const foldable =
@@ -20,7 +21,7 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
       <ThumbnailImage
         thumbnails={info.thumbnails}
         cssWidth={{ narrow: 192, wide: 288 }}
-        alt={`Thumbnail of the playlist “${info.title}”`}
+        alt={t('playlist.header.thumbnailAlt', { title: info.title })}
         className="w-48 self-start sm:w-72"
         urgent
       />
@@ -34,8 +35,11 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
           </TextLink>
         </p>
         <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
-          {plural(info.totalItems, 'video', 'videos')} · {plural(info.views, 'view', 'views')}
-          {info.lastUpdated ? ` · ${info.lastUpdated}` : ''}
+          {[
+            t('list.videoCount', { count: info.totalItems }),
+            t('list.viewCount', { count: info.views }),
+            ...(info.lastUpdated ? [info.lastUpdated] : []),
+          ].join(' · ')}
         </p>
         {info.description && (
           <div className="mt-3 max-w-prose text-sm text-zinc-800 dark:text-zinc-200">
@@ -52,7 +56,7 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
                 onClick={() => setExpanded((e) => !e)}
                 className="mt-1 rounded text-sm font-semibold"
               >
-                {expanded ? 'Show less' : 'Show more'}
+                {t(expanded ? 'playlist.header.showLess' : 'playlist.header.showMore')}
               </TextButton>
             )}
           </div>
@@ -67,9 +71,10 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
 
 /** Holds the header's place while the first page loads. */
 export function PlaylistHeaderSkeleton() {
+  const { t } = useTranslation();
   return (
     <>
-      <h1 className="sr-only">Loading playlist</h1>
+      <h1 className="sr-only">{t('playlist.header.loading')}</h1>
       <div className="h-44 py-5 sm:h-52" aria-hidden="true">
         <div className="h-full w-72 max-w-full animate-pulse rounded-lg bg-zinc-200 dark:bg-zinc-800" />
       </div>

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useOwnLinkTarget } from '../lib/link-target.ts';
 import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
-import { formatCount } from '../lib/format.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { watchUrl } from '../../shared/platform-links.ts';
 import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
@@ -34,6 +34,7 @@ export const PlaylistRow = memo(function PlaylistRow({
   eager,
 }: PlaylistRowProps) {
   const linkTarget = useOwnLinkTarget();
+  const { formatCount } = useTranslation();
   return (
     <div
       className={`relative flex h-full items-center gap-2 rounded-lg px-1 sm:gap-3 sm:px-2 ${
@@ -43,7 +44,7 @@ export const PlaylistRow = memo(function PlaylistRow({
       }`}
       aria-current={isTarget ? 'true' : undefined}
     >
-      <span className="w-9 shrink-0 text-right text-xs tabular-nums text-zinc-600 sm:w-12 sm:text-sm dark:text-zinc-400">
+      <span className="w-9 shrink-0 text-end text-xs tabular-nums text-zinc-600 sm:w-12 sm:text-sm dark:text-zinc-400">
         {formatCount(item.index)}
       </span>
       <ThumbnailImage

@@ -1,5 +1,5 @@
 import type { SeekState, SeekTarget } from '../lib/deep-link.ts';
-import { formatCount, plural } from '../lib/format.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 
 /** A deep link's progress while the pages up to its item load, or why it is not there. */
 export function SeekStatus({
@@ -13,6 +13,7 @@ export function SeekStatus({
   loaded: number;
   total: number | undefined;
 }) {
+  const { t } = useTranslation();
   if (!target || state === 'none' || state === 'found' || state === 'failed') return null;
   const wanted = 'index' in target ? target.index : null;
   if (state === 'missing') {
@@ -22,8 +23,8 @@ export function SeekStatus({
         className="mb-3 rounded-lg border border-amber-400 p-3 text-sm text-zinc-800 dark:border-amber-700 dark:text-zinc-200"
       >
         {wanted !== null
-          ? `This playlist has ${plural(loaded, 'video', 'videos')}, so there is no item ${formatCount(wanted)}.`
-          : 'The video from the link is not in this playlist.'}
+          ? t('seek.missingIndex', { count: loaded, index: wanted })
+          : t('seek.missingVideo')}
       </p>
     );
   }
@@ -33,8 +34,10 @@ export function SeekStatus({
       <label className="flex flex-col gap-2 text-sm text-zinc-800 dark:text-zinc-200">
         <span role="status">
           {wanted !== null
-            ? `Loading up to item ${formatCount(wanted)}: ${formatCount(Math.min(loaded, wanted))} of ${formatCount(wanted)} loaded…`
-            : `Looking for the video: ${formatCount(loaded)}${total ? ` of ${formatCount(total)}` : ''} videos checked…`}
+            ? t('seek.loadingIndex', { index: wanted, loaded: Math.min(loaded, wanted) })
+            : total
+              ? t('seek.lookingOfTotal', { count: total, checked: loaded })
+              : t('seek.looking', { count: loaded })}
         </span>
         <progress
           className="h-2 w-full accent-blue-700"

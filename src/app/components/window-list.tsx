@@ -276,7 +276,7 @@ export function WindowList({
           aria-posinset={row.index + 1}
           // Contained: a row's size is fixed, so the rows that come and go as the reader
           // scrolls are laid out and painted on their own, not with the rest of the page.
-          className="absolute left-0 w-full [contain:strict]"
+          className="absolute start-0 w-full [contain:strict]"
           style={{ height: row.size, top: row.start - margin }}
         >
           {renderRow(row.index)}

@@ -4,7 +4,7 @@ import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { notePages, pagesOptions } from '../api/catalogue-queries.ts';
 import { followChain } from '../api/page-chain.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
-import { formatCount } from '../lib/format.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { describeProblem, type ProblemText } from '../lib/problem-text.ts';
 import { useListEntryScroll } from './use-entry-scroll.ts';
 
@@ -72,11 +72,13 @@ export interface PagedList<E extends EndpointName> extends PagedListState {
 export function usePagedList<E extends EndpointName>(
   endpoint: E,
   id: string,
+  /** The end line, in the reader's language, for a list of `count` items. */
   endText: (count: number) => string,
   /** The list's length as its first page states it (a playlist's `totalItems`), if it does. */
   statedLength?: (first: EndpointPage<E>) => number | undefined,
 ): PagedList<E> {
   const queryClient = useQueryClient();
+  const words = useTranslation();
   const options = pagesOptions(endpoint, id);
   // Before the query: whether the pages were cached when the view opened decides the scroll.
   const restoreY = useListEntryScroll(options.queryKey);
@@ -175,7 +177,7 @@ export function usePagedList<E extends EndpointName>(
     if (isFetchNextPageError) {
       footer = {
         kind: 'error',
-        problem: describeProblem(error, subject, id),
+        problem: describeProblem(error, subject, id, words),
         since: errorUpdatedAt,
         onRetry: retryNext,
         onReload: reload,
@@ -185,7 +187,7 @@ export function usePagedList<E extends EndpointName>(
     else if (repeated) {
       footer = {
         kind: 'stopped',
-        text: `Loading stopped after ${formatCount(items.length)} items: the catalogue pointed back to a page it had already sent.`,
+        text: words.t('list.footer.stopped', { count: items.length }),
       };
     } else footer = { kind: 'end', text: endText(items.length) };
   }
@@ -195,7 +197,7 @@ export function usePagedList<E extends EndpointName>(
     count: items.length,
     length,
     hasNextPage,
-    problem: isError && !data ? describeProblem(error, subject, id) : null,
+    problem: isError && !data ? describeProblem(error, subject, id, words) : null,
     problemSince: errorUpdatedAt,
     retry: () => void refetch(),
     reload,

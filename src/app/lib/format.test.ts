@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDuration, formatCompact, formatCount, formatDuration, plural } from './format.ts';
+import { formatDuration, formatsFor } from './format.ts';
 
 describe('formatDuration', () => {
   it('writes M:SS under an hour and H:MM:SS from an hour', () => {
@@ -18,28 +18,37 @@ describe('formatDuration', () => {
     expect(formatDuration(-1)).toBeNull();
     expect(formatDuration(Number.NaN)).toBeNull();
   });
-
-  it('describes durations in words', () => {
-    expect(describeDuration(3661)).toBe('1 hour 1 minute 1 second');
-    expect(describeDuration(120)).toBe('2 minutes');
-    expect(describeDuration(0)).toBe('0 seconds');
-    expect(describeDuration(null)).toBe('live');
-  });
 });
 
-describe('numbers', () => {
-  it('compacts view counts, locale-aware', () => {
-    expect(formatCompact(950, 'en-US')).toBe('950');
-    expect(formatCompact(1234, 'en-US')).toBe('1.2K');
-    expect(formatCompact(1_234_567, 'en-US')).toBe('1.2M');
-    expect(formatCompact(2_000_000_000, 'en-US')).toBe('2B');
-    expect(formatCompact(1_234_567, 'de-DE')).toMatch(/^1,2\sMio\.$/);
+describe('formats in the reader’s locale', () => {
+  it('describes durations in the locale’s words', () => {
+    expect(formatsFor('en').describeDuration(3661)).toBe('1 hour, 1 minute, 1 second');
+    expect(formatsFor('en').describeDuration(120)).toBe('2 minutes');
+    expect(formatsFor('en').describeDuration(0)).toBe('0 seconds');
+    expect(formatsFor('de').describeDuration(3661)).toMatch(/Stunde/);
+    expect(formatsFor('ja').describeDuration(61)).toMatch(/分/);
   });
 
-  it('counts and pluralizes', () => {
-    expect(formatCount(5000, 'en-US')).toBe('5,000');
-    expect(plural(1, 'video', 'videos', 'en-US')).toBe('1 video');
-    expect(plural(5000, 'video', 'videos', 'en-US')).toBe('5,000 videos');
-    expect(plural(0, 'video', 'videos', 'en-US')).toBe('0 videos');
+  it('writes a wait in its largest unit, rounded up', () => {
+    expect(formatsFor('en').formatWait(1)).toBe('1 second');
+    expect(formatsFor('en').formatWait(61)).toBe('2 minutes');
+    expect(formatsFor('en').formatWait(3601)).toBe('2 hours');
+    expect(formatsFor('fr').formatWait(120)).toBe('2 minutes');
+    expect(formatsFor('ru').formatWait(120)).toBe('2 минуты');
+  });
+
+  it('compacts view counts', () => {
+    expect(formatsFor('en').formatCompact(950)).toBe('950');
+    expect(formatsFor('en').formatCompact(1234)).toBe('1.2K');
+    expect(formatsFor('en').formatCompact(1_234_567)).toBe('1.2M');
+    expect(formatsFor('en').formatCompact(2_000_000_000)).toBe('2B');
+    expect(formatsFor('de').formatCompact(1_234_567)).toMatch(/^1,2\sMio\.$/);
+  });
+
+  it('groups counts as each locale does', () => {
+    expect(formatsFor('en').formatCount(5000)).toBe('5,000');
+    expect(formatsFor('de').formatCount(5000)).toBe('5.000');
+    expect(formatsFor('fr').formatCount(5000)).toMatch(/^5\s000$/);
+    expect(formatsFor('hi').formatCount(1_234_567)).toBe('12,34,567');
   });
 });

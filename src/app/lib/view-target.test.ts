@@ -1,20 +1,25 @@
+import { setupI18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import { readIndex } from '../../shared/app-routes.ts';
+import { compileCatalog } from '../../shared/i18n/catalog-files.ts';
 import { pathFor, readPath, readUserInput, type ViewTarget } from './view-target.ts';
 
 const PL = 'PLcatalogueDemoPlaylist5000items00';
 const UC = 'UCcatalogueDemoChannel01';
 
+// The refusals are catalog messages; read here as an English reader sees them.
+const english = setupI18n({ locale: 'en', messages: { en: compileCatalog('en') } });
+
 function target(input: string, ownHost?: string): ViewTarget {
   const read = readUserInput(input, ownHost);
-  if (!read.ok) throw new Error(`expected ${input} to be read, got: ${read.message}`);
+  if (!read.ok) throw new Error(`expected ${input} to be read, got: ${read.message.id}`);
   return read.target;
 }
 
 function message(input: string): string {
   const read = readUserInput(input);
   if (read.ok) throw new Error(`expected ${input} to be refused`);
-  return read.message;
+  return english._(read.message);
 }
 
 describe('readUserInput', () => {

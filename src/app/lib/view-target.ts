@@ -6,6 +6,7 @@ import {
   readIndex,
   type RouteMatch,
 } from '../../shared/app-routes.ts';
+import type { MessageDescriptor } from '@lingui/core';
 import {
   CHANNEL_ID_PATTERN,
   PLAYLIST_ID_PATTERN,
@@ -14,13 +15,18 @@ import {
 
 // Reading what a user pastes into the home page's box: a bare ID, a platform link, or one of
 // the explorer's own links. The platform's URL forms also work with our host swapped in
-// (`/playlist?list=ID`, `/watch?v=VIDEO&list=ID&index=N`), so they are app routes too.
+// (`/playlist?list=ID`, `/watch?v=VIDEO&list=ID&index=N`), so they are app routes too. What
+// cannot be opened is said as a message of the catalog (views.json), for the view to put in the
+// reader's language.
 
 export type ViewTarget =
   | { kind: 'playlist'; id: string; index?: number; videoId?: string }
   | { kind: 'channel'; id: string; tab: ChannelTab };
 
-export type ReadResult = { ok: true; target: ViewTarget } | { ok: false; message: string };
+/** Why it cannot be opened: a message ID and the values it names (what the reader pasted). */
+export type TargetMessage = MessageDescriptor & { values?: Record<string, string> };
+
+export type ReadResult = { ok: true; target: ViewTarget } | { ok: false; message: TargetMessage };
 
 const PLATFORM_HOSTS = new Set([
   'youtube.com',
@@ -32,36 +38,35 @@ const PLATFORM_HOSTS = new Set([
 ]);
 const SHORT_HOSTS = new Set(['youtu.be', 'www.youtu.be']);
 
-const SINGLE_VIDEO =
-  'That link is a single video, not a playlist. Paste a playlist or channel link instead.';
+const SINGLE_VIDEO = 'target.singleVideo';
 
-const fail = (message: string): ReadResult => ({ ok: false, message });
+const fail = (id: TargetMessage['id'], values?: Record<string, string>): ReadResult => ({
+  ok: false,
+  message: values === undefined ? { id } : { id, values },
+});
 const ok = (target: ViewTarget): ReadResult => ({ ok: true, target });
 
 function playlistFromQuery(query: URLSearchParams, videoId?: string | null): ReadResult {
   const list = query.get('list');
   if (list === null || list === '') {
-    return videoId ? fail(SINGLE_VIDEO) : fail('That link has no playlist in it (no list=… part).');
+    return fail(videoId ? SINGLE_VIDEO : 'target.noList');
   }
   if (list === 'WL' || list === 'LL' || list === 'LM') {
-    return fail(
-      'Watch later and Liked videos are private lists; only public playlists can be opened.',
-    );
+    return fail('target.privateList');
   }
-  if (!PLAYLIST_ID_PATTERN.test(list)) return fail(`“${list}” is not a playlist ID.`);
+  if (!PLAYLIST_ID_PATTERN.test(list)) return fail('target.notPlaylistId', { id: list });
   const index = readIndex(query.get('index'));
   const video = videoId && VIDEO_ID_PATTERN.test(videoId) ? videoId : undefined;
   return ok({ kind: 'playlist', id: list, index, videoId: video });
 }
 
 function playlistById(id: string, query: URLSearchParams): ReadResult {
-  if (!PLAYLIST_ID_PATTERN.test(id)) return fail(`“${id}” is not a playlist ID.`);
+  if (!PLAYLIST_ID_PATTERN.test(id)) return fail('target.notPlaylistId', { id });
   return ok({ kind: 'playlist', id, index: readIndex(query.get('index')) });
 }
 
 function channelById(id: string, tab: ChannelTab): ReadResult {
-  if (!CHANNEL_ID_PATTERN.test(id))
-    return fail(`“${id}” is not a channel ID (UC followed by 22 characters).`);
+  if (!CHANNEL_ID_PATTERN.test(id)) return fail('target.notChannelId', { id });
   return ok({ kind: 'channel', id, tab });
 }
 
@@ -99,9 +104,7 @@ export function readPath(pathname: string, search: string): ReadResult | null {
   const match = matchAppRoute(platformTab?.[1] ?? pathname);
   if (match) return readRoute(match, new URLSearchParams(search));
   if (/^\/(@|c\/|user\/)/.test(pathname)) {
-    return fail(
-      'Channel names and @handles cannot be looked up. Use the channel’s /channel/UC… link instead.',
-    );
+    return fail('target.handle');
   }
   if (/^\/(shorts|live|embed)\//.test(pathname)) {
     return fail(SINGLE_VIDEO);
@@ -124,18 +127,17 @@ function toUrl(text: string): URL | null {
  */
 export function readUserInput(raw: string, ownHost?: string): ReadResult {
   const text = raw.trim();
-  if (text === '')
-    return fail('Paste a playlist ID, a channel ID or a link to a playlist or channel.');
+  if (text === '') return fail('target.empty');
   // Channel IDs also fit the looser playlist shape, so they are tested first.
   if (CHANNEL_ID_PATTERN.test(text)) return ok({ kind: 'channel', id: text, tab: 'videos' });
   if (PLAYLIST_ID_PATTERN.test(text)) return ok({ kind: 'playlist', id: text });
   if (VIDEO_ID_PATTERN.test(text)) {
-    return fail('That looks like a single video’s ID. Paste a playlist or channel instead.');
+    return fail('target.videoId');
   }
   const looksLikeUrl = /[./]/.test(text) && !/\s/.test(text);
   const url = looksLikeUrl ? toUrl(text) : null;
   if (!url || !/^https?:$/.test(url.protocol)) {
-    return fail(`“${truncate(text)}” is neither a playlist ID, a channel ID nor a link.`);
+    return fail('target.unreadable', { text: truncate(text) });
   }
   const host = url.hostname.toLowerCase();
   if (SHORT_HOSTS.has(host)) {
@@ -144,12 +146,8 @@ export function readUserInput(raw: string, ownHost?: string): ReadResult {
     return playlistFromQuery(url.searchParams, video);
   }
   const known = PLATFORM_HOSTS.has(host) || (ownHost !== undefined && url.host === ownHost);
-  if (!known)
-    return fail(`Links from ${host} cannot be opened; paste a YouTube playlist or channel link.`);
-  return (
-    readPath(url.pathname, url.search) ??
-    fail('That link is neither a playlist nor a channel. Paste a playlist or channel link instead.')
-  );
+  if (!known) return fail('target.otherSite', { host });
+  return readPath(url.pathname, url.search) ?? fail('target.notAList');
 }
 
 function truncate(text: string): string {

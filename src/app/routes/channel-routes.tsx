@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
+import type { MessageId } from '../../shared/i18n/message-id.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
 import { CHANNEL_TAB_LABEL, ChannelHeader } from '../components/channel-header.tsx';
 import {
@@ -13,8 +14,8 @@ import { EAGER_ROWS } from '../components/row-layout.tsx';
 import { PagedList } from '../components/paged-list.tsx';
 import type { RowSize } from '../components/window-list.tsx';
 import { usePagedList, type PageItem } from '../hooks/use-paged-list.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { useChannelTitle } from '../lib/channel-titles.ts';
-import { plural } from '../lib/format.ts';
 import { entryKey } from '../lib/history-entry.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import { useWholeList, WholeListSlot } from '../whole-list/index.ts';
@@ -31,7 +32,10 @@ interface TabEndpoint {
 
 interface TabList<E extends TabEndpoint[ChannelTab]> {
   endpoint: E;
-  noun: { one: string; many: string };
+  /** The list's end line (with its count), its loading and its empty messages. */
+  end: MessageId;
+  loading: MessageId;
+  empty: MessageId;
   rowSize: RowSize;
   /** `eager`: the row is among the first EAGER_ROWS (row-layout.tsx). */
   renderItem: (item: PageItem<E>, eager: boolean) => ReactNode;
@@ -40,13 +44,17 @@ interface TabList<E extends TabEndpoint[ChannelTab]> {
 const TAB_LISTS: { [T in ChannelTab]: TabList<TabEndpoint[T]> } = {
   videos: {
     endpoint: 'channel-videos',
-    noun: { one: 'video', many: 'videos' },
+    end: 'channel.videos.end',
+    loading: 'channel.videos.loading',
+    empty: 'channel.videos.empty',
     rowSize: CHANNEL_VIDEO_ROW_SIZE,
     renderItem: (video, eager) => <ChannelVideoRow video={video} eager={eager} />,
   },
   playlists: {
     endpoint: 'channel-playlists',
-    noun: { one: 'playlist', many: 'playlists' },
+    end: 'channel.playlists.end',
+    loading: 'channel.playlists.loading',
+    empty: 'channel.playlists.empty',
     rowSize: CHANNEL_PLAYLIST_ROW_SIZE,
     renderItem: (playlist, eager) => <ChannelPlaylistRow playlist={playlist} eager={eager} />,
   },
@@ -55,6 +63,7 @@ const TAB_LISTS: { [T in ChannelTab]: TabList<TabEndpoint[T]> } = {
 export function ChannelRoute({ tab }: { tab: ChannelTab }) {
   const { id = '' } = useParams();
   const location = useLocation();
+  const { t } = useTranslation();
   // The demo catalogue's entries name its channels (and are remembered as they arrive), so a
   // deep link to a demo channel shows its name even in a fresh browser.
   useQuery(demoEntriesOptions());
@@ -64,7 +73,7 @@ export function ChannelRoute({ tab }: { tab: ChannelTab }) {
   }, [id, title, tab]);
   return (
     <div>
-      <title>{`${title ?? id} · ${CHANNEL_TAB_LABEL[tab]} · Catalogue Explorer`}</title>
+      <title>{t('title.channelTab', { name: title ?? id, tab: t(CHANNEL_TAB_LABEL[tab]) })}</title>
       <ChannelHeader id={id} title={title} tab={tab} />
       {/* One list per history entry: its restored position is its own. */}
       <ChannelTabList key={entryKey(location)} id={id} tab={tab} />
@@ -73,12 +82,9 @@ export function ChannelRoute({ tab }: { tab: ChannelTab }) {
 }
 
 function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T }) {
-  const { endpoint, noun, rowSize, renderItem } = TAB_LISTS[tab];
-  const list = usePagedList(
-    endpoint,
-    id,
-    (count) => `End of the channel’s ${noun.many} · ${plural(count, noun.one, noun.many)}`,
-  );
+  const { t } = useTranslation();
+  const { endpoint, end, loading, empty, rowSize, renderItem } = TAB_LISTS[tab];
+  const list = usePagedList(endpoint, id, (count) => t(end, { count }));
   const listRef = useRef<WindowListHandle>(null);
   const wholeList = useWholeList(listRef);
   return (
@@ -99,11 +105,11 @@ function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T 
           />
         </>
       }
-      label={CHANNEL_TAB_LABEL[tab]}
+      label={t(CHANNEL_TAB_LABEL[tab])}
       rowSize={rowSize}
-      loadingText={`Loading the channel’s ${noun.many}…`}
+      loadingText={t(loading)}
       // An empty page with no continuation is an answer, not an error (spec §4.3).
-      emptyText={`This channel has no public ${noun.many}.`}
+      emptyText={t(empty)}
       rowsClassName="pt-3"
       renderRow={(row) => {
         // Row `row` shows item `position`: the same unless the panel sorted the list.

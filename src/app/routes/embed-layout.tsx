@@ -3,6 +3,7 @@ import { readEmbedTheme } from '../../shared/embed-theme.ts';
 import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
 import { useHydrationMark } from '../hooks/use-hydration-mark.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { OpensOutside } from '../lib/link-target.ts';
 import { ViewOutlet } from './root-layout.tsx';
 
@@ -15,6 +16,7 @@ const FOOTER_ID = 'embed-footer';
 export function EmbedLayout() {
   const { pathname, search } = useLocation();
   useHydrationMark();
+  const { t } = useTranslation();
   const theme = readEmbedTheme(new URLSearchParams(search).get('theme'));
   // The full view of the same list: the embed's path without its prefix.
   const fullView = pathname.replace(/^\/embed/, '');
@@ -43,7 +45,7 @@ export function EmbedLayout() {
         >
           <span className="flex items-center gap-2 font-semibold">
             <img src="/favicon.svg" alt="" width="20" height="20" className="size-5" />
-            Catalogue Explorer
+            {t('app.name')}
           </span>
           <a
             href={fullView}
@@ -54,8 +56,8 @@ export function EmbedLayout() {
               FOCUS_RING_OUTSIDE,
             )}
           >
-            Open the full list
-            <span className="sr-only"> (opens in a new tab)</span>
+            {t('embed.openFullList')}
+            <span className="sr-only">{` ${t('link.opensInNewTab')}`}</span>
           </a>
         </footer>
       </div>

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
@@ -14,8 +15,8 @@ import { PagedList } from '../components/paged-list.tsx';
 import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
 import { EAGER_ROWS } from '../components/row-layout.tsx';
 import { usePagedList } from '../hooks/use-paged-list.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { useChannelTitle } from '../lib/channel-titles.ts';
-import { plural } from '../lib/format.ts';
 
 // The embeds' lists (`/embed/playlist/:id`, `/embed/channel/:id[/playlists]`): the same endless,
 // virtualized list as the full views, server-rendered first rows included, under a one-line
@@ -33,31 +34,36 @@ function EmbedHeading({ title, about }: { title: ReactNode; about: ReactNode }) 
 
 export function EmbedPlaylistRoute() {
   const { id = '' } = useParams();
+  const { t } = useTranslation();
   const list = usePagedList(
     'playlist',
     id,
-    (count) => `End of playlist · ${plural(count, 'video', 'videos')}`,
+    (count) => t('playlist.end', { count }),
     (first) => first.info?.totalItems,
   );
   const info = list.pages?.[0]?.info;
   return (
     <div>
-      <title>{`${info?.title ?? 'Playlist'} · Catalogue Explorer`}</title>
+      <title>{t('title.withSite', { title: info?.title || t('title.playlist') })}</title>
       <PagedList
         list={list}
-        label={info ? `Videos in ${info.title}` : 'Videos'}
+        label={
+          info ? t('playlist.list.label', { title: info.title }) : t('playlist.list.labelUntitled')
+        }
         rowSize={PLAYLIST_ROW_SIZE}
         setSize={info?.totalItems}
-        loadingText="Loading the playlist…"
-        emptyText="This playlist has no videos."
+        loadingText={t('playlist.loading')}
+        emptyText={t('playlist.empty')}
         problemHeadingLevel={1}
         header={
           <EmbedHeading
-            title={info?.title ?? `Playlist ${id}`}
+            title={
+              info?.title ?? <Trans id="playlist.heading.byId" values={{ id: <bdi>{id}</bdi> }} />
+            }
             about={
               info
-                ? `${info.channelTitle} · ${plural(info.totalItems, 'video', 'videos')}`
-                : 'Playlist'
+                ? `${info.channelTitle} · ${t('list.videoCount', { count: info.totalItems })}`
+                : t('title.playlist')
             }
           />
         }
@@ -74,19 +80,23 @@ export function EmbedPlaylistRoute() {
   );
 }
 
-/** What each channel tab lists, and how a row of it looks (as the full view's tabs). */
+/** What each channel tab lists, its words, and how a row of it looks (as the full view's tabs). */
 const CHANNEL_TABS = {
   videos: {
     endpoint: 'channel-videos',
-    noun: { one: 'video', many: 'videos' },
-    about: 'Videos, newest first',
+    end: 'channel.videos.end',
+    loading: 'channel.videos.loading',
+    empty: 'channel.videos.empty',
+    about: 'embed.channel.videosAbout',
     rowSize: CHANNEL_VIDEO_ROW_SIZE,
     row: (item: ChannelVideo, eager: boolean) => <ChannelVideoRow video={item} eager={eager} />,
   },
   playlists: {
     endpoint: 'channel-playlists',
-    noun: { one: 'playlist', many: 'playlists' },
-    about: 'Playlists',
+    end: 'channel.playlists.end',
+    loading: 'channel.playlists.loading',
+    empty: 'channel.playlists.empty',
+    about: 'embed.channel.playlistsAbout',
     rowSize: CHANNEL_PLAYLIST_ROW_SIZE,
     row: (item: ChannelPlaylist, eager: boolean) => (
       <ChannelPlaylistRow playlist={item} eager={eager} />
@@ -98,24 +108,22 @@ export function EmbedChannelRoute({ tab }: { tab: ChannelTab }) {
   const { id = '' } = useParams();
   // The demo catalogue's entries name its channels, as in the full view.
   useQuery(demoEntriesOptions());
+  const { t } = useTranslation();
   const name = useChannelTitle(id) ?? id;
-  const { endpoint, noun, about, rowSize, row } = CHANNEL_TABS[tab];
-  const list = usePagedList(
-    endpoint,
-    id,
-    (count) => `End of the channel’s ${noun.many} · ${plural(count, noun.one, noun.many)}`,
-  );
+  const { endpoint, end, loading, empty, about, rowSize, row } = CHANNEL_TABS[tab];
+  const list = usePagedList(endpoint, id, (count) => t(end, { count }));
+  const label = t(CHANNEL_TAB_LABEL[tab]);
   return (
     <div>
-      <title>{`${name} · ${CHANNEL_TAB_LABEL[tab]} · Catalogue Explorer`}</title>
+      <title>{t('title.channelTab', { name, tab: label })}</title>
       <PagedList
         list={list}
-        label={CHANNEL_TAB_LABEL[tab]}
+        label={label}
         rowSize={rowSize}
-        loadingText={`Loading the channel’s ${noun.many}…`}
-        emptyText={`This channel has no public ${noun.many}.`}
+        loadingText={t(loading)}
+        emptyText={t(empty)}
         problemHeadingLevel={1}
-        header={<EmbedHeading title={name} about={about} />}
+        header={<EmbedHeading title={name} about={t(about)} />}
         renderRow={(position) =>
           // The items are the tab's own (its endpoint's pages): one row function per tab.
           (row as (item: unknown, eager: boolean) => ReactNode)(

@@ -5,28 +5,35 @@ import { channelPath, playlistPath } from '../../shared/app-routes.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
 import { Button } from '../components/ui/button.tsx';
 import { cx } from '../components/ui/class-names.ts';
+import { MessageText } from '../components/message-text.tsx';
 import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
 import { TextInput } from '../components/ui/text-field.tsx';
 import { TextButton } from '../components/ui/text-link.tsx';
 import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { clearRecentViews, useRecentViews } from '../lib/recent-views.ts';
-import { pathFor, readUserInput } from '../lib/view-target.ts';
+import { pathFor, readUserInput, type TargetMessage } from '../lib/view-target.ts';
 
 // `/`: one box that opens a playlist or channel from an ID or a pasted link, the
 // demo catalogue's entries when the server has them, and the views opened recently.
 
+/** The hint's examples: an ID of each kind and a link, as typed (not translated). */
+const EXAMPLES = {
+  playlist: 'PLcatalogueDemoPlaylist5000items00',
+  channel: 'UCcatalogueDemoChannel01',
+  link: 'https://www.youtube.com/playlist?list=…',
+};
+
 export function HomeRoute() {
   useStaticViewScroll();
+  const { t } = useTranslation();
   return (
     <div className="py-8">
-      <title>Catalogue Explorer</title>
+      <title>{t('app.name')}</title>
       <h1 className="text-2xl font-bold text-zinc-900 sm:text-3xl dark:text-zinc-50">
-        Explore playlists and channels
+        {t('home.heading')}
       </h1>
-      <p className="mt-2 max-w-prose text-zinc-700 dark:text-zinc-300">
-        Open a playlist of thousands of videos and scroll through it calmly, or share a link to any
-        position in it.
-      </p>
+      <p className="mt-2 max-w-prose text-zinc-700 dark:text-zinc-300">{t('home.intro')}</p>
       <OpenForm />
       <RecentViews />
       <DemoEntries />
@@ -36,8 +43,10 @@ export function HomeRoute() {
 
 function OpenForm() {
   const navigate = useNavigate();
+  const { t } = useTranslation();
   const [value, setValue] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
+  // The message, not its text: it follows the reader's language if they change it.
+  const [message, setMessage] = useState<TargetMessage | null>(null);
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
@@ -56,11 +65,10 @@ function OpenForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="mt-6 max-w-2xl">
       <label htmlFor={inputId} className="block font-semibold text-zinc-900 dark:text-zinc-50">
-        Playlist ID, channel ID or YouTube link
+        {t('home.open.label')}
       </label>
       <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        For example PLcatalogueDemoPlaylist5000items00, UCcatalogueDemoChannel01 or
-        https://www.youtube.com/playlist?list=…
+        <MessageText id="home.open.hint" values={EXAMPLES} />
       </p>
       <div className="mt-2 flex flex-col gap-2 sm:flex-row">
         <TextInput
@@ -70,6 +78,8 @@ function OpenForm() {
           type="text"
           value={value}
           onChange={(event) => setValue(event.target.value)}
+          // IDs and links read left to right, whatever the page's direction.
+          dir="ltr"
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
@@ -78,7 +88,7 @@ function OpenForm() {
           className="min-w-0 flex-1"
         />
         <Button type="submit" size="lg">
-          Open
+          {t('home.open.submit')}
         </Button>
       </div>
       <p
@@ -86,7 +96,7 @@ function OpenForm() {
         role="alert"
         className="mt-2 min-h-6 text-sm font-medium text-red-700 dark:text-red-400"
       >
-        {message}
+        {message && <MessageText id={message.id} values={message.values} />}
       </p>
     </form>
   );
@@ -98,24 +108,26 @@ const cardLink = cx(
 );
 
 function KindTag({ kind }: { kind: 'playlist' | 'channel' }) {
+  const { t } = useTranslation();
   return (
     <span className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
-      {kind === 'playlist' ? 'Playlist' : 'Channel'}
+      {t(kind === 'playlist' ? 'home.kind.playlist' : 'home.kind.channel')}
     </span>
   );
 }
 
 function RecentViews() {
+  const { t } = useTranslation();
   const recent = useRecentViews();
   if (recent.length === 0) return null;
   return (
     <section aria-labelledby="recent-heading" className="mt-8">
       <div className="flex items-baseline justify-between gap-4">
         <h2 id="recent-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-          Recently opened
+          {t('home.recent.heading')}
         </h2>
         <TextButton onClick={clearRecentViews} className="rounded text-sm">
-          Clear
+          {t('home.recent.clear')}
         </TextButton>
       </div>
       <ul className="mt-3 grid gap-3 sm:grid-cols-2">
@@ -128,7 +140,7 @@ function RecentViews() {
               </span>
               {view.title !== view.id && (
                 <span className="block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
-                  {view.id}
+                  <bdi>{view.id}</bdi>
                 </span>
               )}
             </Link>
@@ -140,13 +152,14 @@ function RecentViews() {
 }
 
 function DemoEntries() {
+  const { t } = useTranslation();
   const { data } = useQuery(demoEntriesOptions());
   // Absent (404) when the server is not backed by the embedded catalogue: nothing to show.
   if (!data || data.length === 0) return null;
   return (
     <section aria-labelledby="demo-heading" className="mt-8">
       <h2 id="demo-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-        Demo catalogue
+        {t('home.demo.heading')}
       </h2>
       <ul className="mt-3 grid gap-3 sm:grid-cols-2">
         {data.map((entry) => (

@@ -1,5 +1,7 @@
 import { Navigate, useLocation } from 'react-router';
-import { pathFor, readPath } from '../lib/view-target.ts';
+import { MessageText } from '../components/message-text.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
+import { pathFor, readPath, type TargetMessage } from '../lib/view-target.ts';
 import { NotFoundView } from './not-found-route.tsx';
 
 // The platform's own URLs with our host: `/playlist?list=ID` and
@@ -7,11 +9,15 @@ import { NotFoundView } from './not-found-route.tsx';
 
 export function PlatformLinkRoute() {
   const location = useLocation();
+  const { t } = useTranslation();
   const read = readPath(location.pathname, location.search);
   if (read?.ok) return <Navigate replace to={pathFor(read.target)} />;
+  const message: TargetMessage = read?.message ?? { id: 'platformLink.noPlaylist' };
   return (
-    <NotFoundView heading="Nothing to open here">
-      <p>{read?.message ?? 'This address does not name a playlist.'}</p>
+    <NotFoundView heading={t('platformLink.heading')}>
+      <p>
+        <MessageText id={message.id} values={message.values} />
+      </p>
     </NotFoundView>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { playlistPath } from '../../shared/app-routes.ts';
@@ -9,8 +10,8 @@ import { SeekStatus } from '../components/seek-status.tsx';
 import { useAddressFollowsTop, useDeepLinkSeek } from '../hooks/use-deep-link-seek.ts';
 import { usePagedList } from '../hooks/use-paged-list.ts';
 import { useReplaceSearch } from '../hooks/use-replace-search.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { readSeekTarget, withTopIndex } from '../lib/deep-link.ts';
-import { plural } from '../lib/format.ts';
 import { entryKey } from '../lib/history-entry.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
@@ -27,10 +28,11 @@ export function PlaylistRoute() {
 }
 
 function PlaylistView({ id, search }: { id: string; search: string }) {
+  const { t } = useTranslation();
   const list = usePagedList(
     'playlist',
     id,
-    (count) => `End of playlist · ${plural(count, 'video', 'videos')}`,
+    (count) => t('playlist.end', { count }),
     // The first page states the playlist's length: the list is that tall from the start.
     (first) => first.info?.totalItems,
   );
@@ -55,17 +57,20 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     if (info) recordRecentView({ kind: 'playlist', id, title: info.title, path: playlistPath(id) });
   }, [id, info]);
 
-  const title = info?.title ?? list.problem?.title ?? 'Playlist';
+  // A failed first page names the failure, as the view's heading does.
+  const title = info?.title || list.problem?.title || t('title.playlist');
   return (
     <div>
-      <title>{`${title} · Catalogue Explorer`}</title>
+      <title>{t('title.withSite', { title })}</title>
       <PagedList
         list={list}
-        label={info ? `Videos in ${info.title}` : 'Videos'}
+        label={
+          info ? t('playlist.list.label', { title: info.title }) : t('playlist.list.labelUntitled')
+        }
         rowSize={PLAYLIST_ROW_SIZE}
         setSize={info?.totalItems}
-        loadingText="Loading the playlist…"
-        emptyText="This playlist has no videos."
+        loadingText={t('playlist.loading')}
+        emptyText={t('playlist.empty')}
         problemHeadingLevel={1}
         pendingHeader={<PlaylistHeaderSkeleton />}
         header={
@@ -73,7 +78,9 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
             {info ? (
               <PlaylistHeader info={info} />
             ) : (
-              <h1 className="py-5 text-xl font-bold">Playlist {id}</h1>
+              <h1 className="py-5 text-xl font-bold">
+                <Trans id="playlist.heading.byId" values={{ id: <bdi>{id}</bdi> }} />
+              </h1>
             )}
             <SeekStatus
               state={seek.state}

@@ -4,6 +4,8 @@ import { homePath } from '../../shared/app-routes.ts';
 import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
 import { useHydrationMark } from '../hooks/use-hydration-mark.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
+import { LanguagePicker } from '../i18n/language-picker.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 
 // The frame around every view: a skip link, the app's name linking home, and the main region
@@ -11,16 +13,17 @@ import { RouteErrorBoundary } from './route-error.tsx';
 
 export function RootLayout() {
   useHydrationMark();
+  const { t } = useTranslation();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-blue-700 focus:outline-2 focus:outline-blue-600 dark:focus:bg-zinc-900 dark:focus:text-blue-300"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:start-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-blue-700 focus:outline-2 focus:outline-blue-600 dark:focus:bg-zinc-900 dark:focus:text-blue-300"
       >
-        Skip to content
+        {t('app.skipToContent')}
       </a>
       <header className="border-b border-zinc-200 dark:border-zinc-800">
-        <div className="mx-auto flex h-14 max-w-5xl items-center px-3 sm:px-6">
+        <div className="mx-auto flex h-14 max-w-5xl items-center justify-between gap-3 px-3 sm:px-6">
           <Link
             to={homePath()}
             className={cx(
@@ -29,8 +32,9 @@ export function RootLayout() {
             )}
           >
             <img src="/favicon.svg" alt="" width="24" height="24" className="size-6" />
-            Catalogue Explorer
+            {t('app.name')}
           </Link>
+          <LanguagePicker />
         </div>
       </header>
       <main
@@ -57,9 +61,10 @@ export function ViewOutlet() {
 }
 
 function ViewFallback() {
+  const { t } = useTranslation();
   return (
     <p role="status" className="py-8 text-zinc-600 dark:text-zinc-400">
-      Loading…
+      {t('app.loading')}
     </p>
   );
 }

@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button } from '../components/ui/button.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { NotFoundView } from './not-found-route.tsx';
 
 // The views' error boundary: a view that crashed, or whose code failed to download. Keyed by
@@ -23,18 +24,24 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, State
 
   override render() {
     if (this.state.error === null) return this.props.children;
-    return (
-      <NotFoundView heading="Something went wrong">
-        <p>This view could not be shown. Reloading the page usually helps.</p>
-        <Button
-          variant="secondary"
-          size="md"
-          onClick={() => window.location.reload()}
-          className="mt-4"
-        >
-          Reload
-        </Button>
-      </NotFoundView>
-    );
+    return <ViewFailed />;
   }
+}
+
+/** What the reader sees instead of a view that failed (a function: it uses hooks). */
+function ViewFailed() {
+  const { t } = useTranslation();
+  return (
+    <NotFoundView heading={t('view.failed.heading')}>
+      <p>{t('view.failed.detail')}</p>
+      <Button
+        variant="secondary"
+        size="md"
+        onClick={() => window.location.reload()}
+        className="mt-4"
+      >
+        {t('view.failed.reload')}
+      </Button>
+    </NotFoundView>
+  );
 }

@@ -3,6 +3,7 @@ import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING } from '../components/ui/focus-ring.ts';
 import { TextButton } from '../components/ui/text-link.tsx';
 import { useHydrated } from '../hooks/use-hydrated.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
 import type { WholeListProps } from './panel-props.ts';
 // Types only (erased): the panel's code is loaded by the dynamic import below.
 import type * as PanelExports from './panel.tsx';
@@ -58,6 +59,7 @@ function usePanelModule(wanted: boolean): {
 }
 
 export function WholeListSlot({ list, id, host, items, complete, totalItems }: WholeListProps) {
+  const { t } = useTranslation();
   const hydrated = useHydrated();
   const { module, failed, retry } = usePanelModule(host.open && hydrated);
   const headingId = useId();
@@ -77,23 +79,25 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
             aria-controls={bodyId}
             onClick={host.toggle}
             className={cx(
-              'flex w-full items-center gap-2 rounded-xl px-4 py-3 text-left text-zinc-900 hover:bg-zinc-100 dark:text-zinc-50 dark:hover:bg-zinc-800',
+              'flex w-full items-center gap-2 rounded-xl px-4 py-3 text-start text-zinc-900 hover:bg-zinc-100 dark:text-zinc-50 dark:hover:bg-zinc-800',
               FOCUS_RING,
             )}
           >
+            {/* Closed, it points the way the line reads; open, down. A right-to-left page mirrors
+                it, so there it turns the other way to point down. */}
             <span
               aria-hidden="true"
-              className={`inline-block text-xs transition-transform ${host.open ? 'rotate-90' : ''}`}
+              className={`inline-block text-xs transition-transform rtl:-scale-x-100 ${host.open ? 'rotate-90 rtl:-rotate-90' : ''}`}
             >
               {/* Text presentation: with a colour emoji font, a bare ▶ draws as a play button. */}
               {'\u25B6\uFE0E'}
             </span>
-            <span id={headingId}>Whole list</span>
+            <span id={headingId}>{t('wholeList.title')}</span>
             <span
               aria-hidden="true"
-              className="ml-auto hidden truncate text-sm font-normal text-zinc-600 sm:inline dark:text-zinc-400"
+              className="ms-auto hidden truncate text-sm font-normal text-zinc-600 sm:inline dark:text-zinc-400"
             >
-              Load all · total time · find · sort · charts · export
+              {t('wholeList.contents')}
             </span>
           </button>
         </h2>
@@ -102,14 +106,14 @@ export function WholeListSlot({ list, id, host, items, complete, totalItems }: W
             <Panel.WholeListPanel {...props} />
           ) : failed ? (
             <p role="alert" className="text-sm text-zinc-800 dark:text-zinc-200">
-              The panel could not be loaded.{' '}
+              {t('wholeList.panel.loadFailed')}{' '}
               <TextButton onClick={retry} className="font-semibold underline">
-                Try again
+                {t('wholeList.panel.retry')}
               </TextButton>
             </p>
           ) : host.open ? (
             <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-              Loading the panel…
+              {t('wholeList.panel.loading')}
             </p>
           ) : null}
         </div>

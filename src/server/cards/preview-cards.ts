@@ -17,7 +17,9 @@ import {
   readStored,
 } from '../rendering/cached-pages.ts';
 import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
-import { countOf, formatCount } from '../rendering/preview-text.ts';
+import type { I18n } from '@lingui/core';
+import { translationsFor } from '../rendering/translations.ts';
+import { catalogLocaleOf, DEFAULT_LOCALE, LANGUAGE_PARAM } from '../../shared/locales.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { CARDS_PREFIX, HOME_CARD } from './card-address.ts';
 import { NO_CARD_STORE, type CardStore } from './card-store.ts';
@@ -74,11 +76,13 @@ function pictureFor(thumbnails: readonly Thumbnail[] | undefined, width: number)
   return sorted.find((thumbnail) => thumbnail.width >= width) ?? sorted.at(-1) ?? null;
 }
 
-/** Seconds as "2,737 h 24 min" or "12 min". */
-function totalTime(seconds: number): string {
+/** Seconds as "2,737 h 24 min" or "12 min", in the card's language. */
+function totalTime(i18n: I18n, seconds: number): string {
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.round((seconds % 3600) / 60);
-  return hours > 0 ? `${formatCount(hours)} h ${minutes} min` : `${minutes} min`;
+  return hours > 0
+    ? i18n._('card.hoursMinutes', { hours, minutes })
+    : i18n._('card.minutes', { minutes });
 }
 
 export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
@@ -104,12 +108,17 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     }
   };
 
-  function playlistPlan(id: string, first: StoredPage, index: number | undefined): Plan | null {
+  function playlistPlan(
+    i18n: I18n,
+    id: string,
+    first: StoredPage,
+    index: number | undefined,
+  ): Plan | null {
     const info = playlistDigest(first)?.info;
     if (info === undefined) return null;
-    const title = info.title || `Playlist ${id}`;
+    const title = info.title || i18n._('preview.playlist.titleById', { id });
     if (index !== undefined && index <= info.totalItems) {
-      const where = `#${formatCount(index)} of ${formatCount(info.totalItems)}`;
+      const where = i18n._('card.position', { index, total: info.totalItems });
       const item = cachedPlaylistItem(pageSource, id, first, index);
       return item === null
         ? {
@@ -121,22 +130,24 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
             content: {
               kicker: where,
               title: item.title,
-              details: [`in ${title}`],
+              details: [i18n._('card.inList', { title })],
               layout: 'feature',
             },
             thumbnails: [pictureFor(item.thumbnails, 520)],
           };
     }
     const duration = cachedPlaylistDuration(pageSource, id, first);
-    const counts = countOf(info.totalItems, 'video', 'videos');
+    const counts = i18n._('card.countVideos', { count: info.totalItems });
     const items = readStored<PlaylistPage>(first)?.items ?? [];
     return {
       content: {
-        kicker: 'Playlist',
+        kicker: i18n._('title.playlist'),
         title,
         details: [
           info.channelTitle,
-          duration === null ? counts : `${counts} · ${totalTime(duration)}`,
+          duration === null
+            ? counts
+            : i18n._('card.countWithTime', { counts, time: totalTime(i18n, duration) }),
         ],
         layout: 'mosaic',
       },
@@ -144,7 +155,7 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     };
   }
 
-  function channelPlan(list: ListLookup, first: StoredPage): Plan {
+  function channelPlan(i18n: I18n, list: ListLookup, first: StoredPage): Plan {
     const name = channelTitles?.get(list.id) ?? list.id;
     const videos = list.endpoint === 'channel-videos';
     const items = videos
@@ -152,24 +163,24 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
       : (readStored<ChannelPlaylistsPage>(first)?.items ?? []);
     return {
       content: {
-        kicker: videos ? 'Channel · Videos' : 'Channel · Playlists',
+        kicker: i18n._(videos ? 'card.channel.videos' : 'card.channel.playlists'),
         title: name,
-        details: [videos ? 'The newest videos first' : 'Its playlists'],
+        details: [i18n._(videos ? 'card.channel.videosDetail' : 'card.channel.playlistsDetail')],
         layout: 'mosaic',
       },
       thumbnails: items.slice(0, 4).map((item) => pictureFor(item.thumbnails, 255)),
     };
   }
 
-  const homePlan: Plan = {
+  const homePlan = (i18n: I18n): Plan => ({
     content: {
-      kicker: 'Playlists · Channels',
-      title: 'Whole playlists and channels, in one scroll',
-      details: ['Open a playlist of 5,000 videos, jump anywhere, and share what you see.'],
+      kicker: i18n._('card.home.kicker'),
+      title: i18n._('card.home.title'),
+      details: [i18n._('card.home.detail')],
       layout: 'text',
     },
     thumbnails: [],
-  };
+  });
 
   /** A thumbnail's bytes through the embedded catalogue's proxy; null for anything else. */
   async function picture(thumbnail: Thumbnail | null): Promise<Buffer | null> {
@@ -218,7 +229,11 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
 
   return {
     async card(pathname, search, client) {
-      if (pathname === HOME_CARD) return draw(homePlan, client);
+      // A card's language is its link's (`hl`, which the view's preview writes); never
+      // negotiated, since caches everywhere keep cards by URL alone.
+      const locale = catalogLocaleOf(search.get(LANGUAGE_PARAM)) ?? DEFAULT_LOCALE;
+      const { i18n } = translationsFor(locale);
+      if (pathname === HOME_CARD) return draw(homePlan(i18n), client);
       if (!pathname.startsWith(`${CARDS_PREFIX}/`) || !pathname.endsWith('.png'))
         return { kind: 'not-found' };
       const viewPath = pathname.slice(CARDS_PREFIX.length, -'.png'.length);
@@ -234,8 +249,8 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
       }
       const plan =
         list.endpoint === 'playlist'
-          ? playlistPlan(list.id, first, readIndex(search.get('index')))
-          : channelPlan(list, first);
+          ? playlistPlan(i18n, list.id, first, readIndex(search.get('index')))
+          : channelPlan(i18n, list, first);
       if (plan === null) return { kind: 'not-found' };
       return draw(plan, client);
     },

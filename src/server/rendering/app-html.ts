@@ -18,6 +18,8 @@ import { contentSecurityPolicy, EMBED_FRAMING } from '../http/security-headers.t
 import { JSON_LD_OPEN } from './structured-data.ts';
 import { renderAddress, type RenderAddress } from './render-key.ts';
 import { storeRender, type StoredRender } from './stored-render.ts';
+import { translationsFor } from './translations.ts';
+import { directionOf, type CatalogLocale } from '../../shared/locales.ts';
 
 // The HTML of an app URL: index.html with the link preview in <head>, the view rendered by the
 // app's server entry inside `#root`, the query cache it was rendered from in a JSON data block,
@@ -51,6 +53,8 @@ export interface AppHtmlRequest {
   url: URL;
   /** The public origin, for absolute URLs in the link preview. */
   origin: string;
+  /** The language of the page (http/request-locale.ts). */
+  locale: CatalogLocale;
   first: FirstPage;
   /**
    * The first page's problem, when the answer was a definite "no" (the not-found view) or a
@@ -77,7 +81,7 @@ export interface AppHtml {
    * The page a browser gets in place of a render it may not have now, no render spent
    * (refusal-page.ts); `path` is the address to retry.
    */
-  refusal(path: string, refusal: Refusal): Promise<string>;
+  refusal(path: string, refusal: Refusal, locale: CatalogLocale): Promise<string>;
   /** The Content-Security-Policy of these pages: the template's inline styles allowed. */
   contentSecurityPolicy: string;
   /** The same for an embed, which other sites may frame. */
@@ -125,7 +129,7 @@ export function createAppHtml(
   let links: Promise<string> | undefined;
 
   const build = async (
-    { first, problem }: AppHtmlRequest,
+    { first, problem, locale }: AppHtmlRequest,
     address: RenderAddress,
     preview: string,
   ): Promise<StoredRender> => {
@@ -143,7 +147,14 @@ export function createAppHtml(
           ? { ...first.list, page: JSON.parse(first.page.body.toString('utf8')) as unknown }
           : problem;
       try {
-        rendered = await shell.render({ url: path, first: firstForApp, channelTitle });
+        const { messages } = translationsFor(locale);
+        rendered = await shell.render({
+          url: path,
+          first: firstForApp,
+          channelTitle,
+          locale,
+          messages,
+        });
       } catch (error) {
         // The page still works: the client renders the view itself.
         logger.error({ err: error, path }, 'server rendering failed');
@@ -154,6 +165,8 @@ export function createAppHtml(
     const waiting = list !== null && first.kind === 'none' ? NOSCRIPT_REFRESH : '';
     const { head: tags, data: structured } = splitStructuredData(preview);
     const text = (await shell.template(path))
+      // The document's language and direction: Arabic reads, and lays out, right to left.
+      .replace(/<html\b[^>]*>/, () => `<html lang="${locale}" dir="${directionOf(locale)}">`)
       .replace(APP_HEAD_PLACEHOLDER, () => tags + rendered.head + waiting)
       // After the entry's own tags: the view's code is needed only once the entry runs.
       .replace('</head>', () => `${shell.preloads(url.pathname)}</head>`)
@@ -170,7 +183,7 @@ export function createAppHtml(
   /** The preview's tags for what is rendered (they read the path, `index`, `v`). */
   const headOf = (request: AppHtmlRequest, address: RenderAddress) =>
     renderHead(
-      previews.previewFor(pathUrl(address.path, request.url.origin), request.first),
+      previews.previewFor(pathUrl(address.path, request.url.origin), request.first, request.locale),
       request.origin,
     );
 
@@ -191,7 +204,11 @@ export function createAppHtml(
     const memo = page && completePreviews.get(page);
     const known = memo?.get(memoKey);
     if (known !== undefined) return { hash: known };
-    const preview = previews.previewFor(pathUrl(address.path, request.url.origin), request.first);
+    const preview = previews.previewFor(
+      pathUrl(address.path, request.url.origin),
+      request.first,
+      request.locale,
+    );
     const head = renderHead(preview, request.origin);
     const hashed = hash('sha1', head, 'base64url');
     if (page && preview.complete) {
@@ -210,7 +227,7 @@ export function createAppHtml(
 
   /** Where a request's render is kept (null: never kept), and under which key. */
   const placeOf = (request: AppHtmlRequest) => {
-    const address = renderAddress(request.url);
+    const address = renderAddress(request.url, request.locale);
     const { first } = request;
     const page = first.kind === 'page' ? first.page : null;
     const preview = previewOf(request, address, page);
@@ -263,9 +280,9 @@ export function createAppHtml(
       return kept.html;
     },
 
-    async refusal(path, refusal) {
+    async refusal(path, refusal, locale) {
       links ??= shell.template('/').then(shellLinks);
-      return refusalPage(await links, path, refusal);
+      return refusalPage(await links, path, refusal, locale);
     },
 
     contentSecurityPolicy: contentSecurityPolicy(shell.styleHashes),

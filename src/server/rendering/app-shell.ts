@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { RenderApp } from '../../shared/app-render.ts';
 import type { AppShell } from './app-html.ts';
 import { inlineStylesheets } from './inline-styles.ts';
+import { translationsFor } from './translations.ts';
+import { DEFAULT_LOCALE } from '../../shared/locales.ts';
 import type { StaticSite } from './static-files.ts';
 
 // The built app as the server renders it: index.html from the client build, each view's chunks
@@ -24,7 +26,8 @@ export async function loadBuiltShell(site: StaticSite, logger: Logger): Promise<
       // One render before the first visitor's: a fresh process compiles React's server code on
       // its first render (tens of milliseconds), which would otherwise delay that visitor's
       // first paint. A list view, loading, goes through the most of it and needs no upstream.
-      await render({ url: '/playlist/PLwarmUpTheRenderer000000000000000' }).catch(
+      const { locale, messages } = translationsFor(DEFAULT_LOCALE);
+      await render({ url: '/playlist/PLwarmUpTheRenderer000000000000000', locale, messages }).catch(
         (error: unknown) => logger.warn({ err: error }, 'the renderer could not warm up'),
       );
     } catch (error) {

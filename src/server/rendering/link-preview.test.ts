@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES } from '../../shared/locales.ts';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
 import { listForUrl } from '../../shared/app-routes.ts';
@@ -89,6 +90,8 @@ interface Head {
   jsonLd: Array<Record<string, unknown>>;
   /** The oEmbed discovery link's href. */
   oembed?: string;
+  /** og:locale:alternate, in order. */
+  alternates: string[];
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
@@ -106,7 +109,7 @@ function readHead(head: string): Head {
   const OEMBED =
     /^<link rel="alternate" type="application\/json\+oembed" href="([^"<>]*)" title="([^"<>]*)" \/>$/;
   expect(head).not.toContain("'");
-  const read: Head = { title: '', canonical: undefined, meta: {}, jsonLd: [] };
+  const read: Head = { title: '', canonical: undefined, meta: {}, jsonLd: [], alternates: [] };
   for (const line of head.split('\n')) {
     const oembed = OEMBED.exec(line);
     if (oembed) {
@@ -124,7 +127,9 @@ function readHead(head: string): Head {
     const [, title, , name, content, canonical] = match;
     if (title !== undefined) read.title = unescape(title);
     if (canonical !== undefined) read.canonical = unescape(canonical);
-    if (name !== undefined) {
+    if (name === 'og:locale:alternate') {
+      read.alternates.push(content ?? '');
+    } else if (name !== undefined) {
       expect(read.meta[name], `${name} once`).toBeUndefined();
       read.meta[name] = unescape(content ?? '');
     }
@@ -171,6 +176,10 @@ function expectPreview(head: string, expected: Expected) {
   expect(meta['og:title']).toBe(expected.title);
   expect(meta['og:description']).toBe(meta.description);
   expect(meta['og:url']).toBe(expected.url);
+  // English (the default), and every other language the view can be read in.
+  expect(meta['og:locale']).toBe('en_US');
+  expect(read.alternates).toHaveLength(LOCALES.length - 1);
+  expect(read.alternates).not.toContain('en_US');
   expect(meta['twitter:card']).toBe('summary_large_image');
   expect(meta['twitter:title']).toBe(expected.title);
   expect(meta['twitter:description']).toBe(meta.description);
@@ -437,6 +446,7 @@ describe('the image’s type', () => {
       readHead(
         renderHead(
           {
+            locale: 'en',
             title: 'A',
             documentTitle: 'A',
             description: 'B',

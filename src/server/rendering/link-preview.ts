@@ -27,7 +27,16 @@ import {
 } from './cached-pages.ts';
 import type { ChannelTitles } from './channel-titles.ts';
 import type { StoredPage } from '../pages/page-entry.ts';
-import { countOf, escapeHtml, formatCount, oneLine, truncate } from './preview-text.ts';
+import { escapeHtml, oneLine, truncate } from './preview-text.ts';
+import { translationsFor } from './translations.ts';
+import {
+  DEFAULT_LOCALE,
+  LANGUAGE_PARAM,
+  LOCALES,
+  OPEN_GRAPH_LOCALES,
+  type CatalogLocale,
+} from '../../shared/locales.ts';
+import type { I18n } from '@lingui/core';
 import { structuredDataTags, type StructuredView } from './structured-data.ts';
 import { CARD_HEIGHT, CARD_WIDTH, cardPath } from '../cards/card-address.ts';
 import { OEMBED_PATH } from '../../shared/oembed.ts';
@@ -53,6 +62,8 @@ export type FirstPage =
   | { kind: 'failed' };
 
 export interface LinkPreview {
+  /** The language its words are in. */
+  locale: CatalogLocale;
   /** og:title and twitter:title. */
   title: string;
   /** <title>: as the app's view writes it, so the tab does not change when the app takes over. */
@@ -81,11 +92,20 @@ export interface LinkPreview {
   complete: boolean;
 }
 
+/** A card's path and query with `hl` for a language other than English. */
+function withLanguage(card: string, locale: CatalogLocale): string {
+  if (locale === DEFAULT_LOCALE) return card;
+  return `${card}${card.includes('?') ? '&' : '?'}${LANGUAGE_PARAM}=${encodeURIComponent(locale)}`;
+}
+
+/** A preview before its language is noted. */
+type Preview = Omit<LinkPreview, 'locale'>;
+
 export interface LinkPreviews {
   /** The <head> tags (title, description, canonical, og:*, twitter:*) for `url` (pathname + search of the request). */
-  headFor(url: URL, origin: string, first: FirstPage): string;
-  /** The preview `headFor` writes, before any origin is applied. */
-  previewFor(url: URL, first: FirstPage): LinkPreview;
+  headFor(url: URL, origin: string, first: FirstPage, locale?: CatalogLocale): string;
+  /** The preview `headFor` writes, before any origin is applied, in `locale` (English). */
+  previewFor(url: URL, first: FirstPage, locale?: CatalogLocale): LinkPreview;
 }
 
 export interface LinkPreviewOptions {
@@ -95,31 +115,30 @@ export interface LinkPreviewOptions {
   channelTitles?: Pick<ChannelTitles, 'get'>;
 }
 
+/** The product's name, the same in every language (og:site_name, oEmbed's provider). */
 export const SITE_NAME = 'Catalogue Explorer';
-const SITE_DESCRIPTION =
-  'Browse a video platform’s playlists and channels: open a playlist of 5,000 videos or a ' +
-  'channel of ten thousand, scroll through all of it, and share a link to exactly what you see.';
 /** Around what unfurlers show before cutting a description themselves. */
 const DESCRIPTION_MAX = 200;
 const TITLE_MAX = 150;
 
-const withSite = (title: string) => `${title} · ${SITE_NAME}`;
-
-const CHANNEL_TAB_LABEL: Record<ChannelTab, string> = { videos: 'Videos', playlists: 'Playlists' };
+const CHANNEL_TAB_LABEL = {
+  videos: 'channel.tab.videos',
+  playlists: 'channel.tab.playlists',
+} as const satisfies Record<ChannelTab, string>;
 
 /** What a not-found URL of each route failed to name. */
-const NOT_FOUND_SUBJECT: Record<RouteName, string> = {
-  home: 'page',
-  platformPlaylist: 'playlist',
-  platformWatch: 'playlist',
-  playlist: 'playlist',
-  channel: 'channel',
-  channelVideos: 'channel',
-  channelPlaylists: 'channel',
-  embedPlaylist: 'playlist',
-  embedChannel: 'channel',
-  embedChannelPlaylists: 'channel',
-};
+const NOT_FOUND_DESCRIPTION = {
+  home: 'preview.notFound.page',
+  platformPlaylist: 'preview.notFound.playlist',
+  platformWatch: 'preview.notFound.playlist',
+  playlist: 'preview.notFound.playlist',
+  channel: 'preview.notFound.channel',
+  channelVideos: 'preview.notFound.channel',
+  channelPlaylists: 'preview.notFound.channel',
+  embedPlaylist: 'preview.notFound.playlist',
+  embedChannel: 'preview.notFound.channel',
+  embedChannelPlaylists: 'preview.notFound.channel',
+} as const satisfies Record<RouteName, string>;
 
 export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
   const { pageSource: pages, channelTitles } = options;
@@ -130,12 +149,12 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       ? first.page
       : pages.peek({ ...list, continuation: undefined });
 
-  function notFound(url: URL, route: RouteName | null): LinkPreview {
-    const what = route === null ? 'page' : NOT_FOUND_SUBJECT[route];
+  function notFound(i18n: I18n, url: URL, route: RouteName | null): Preview {
+    const heading = i18n._('title.notFound');
     return {
-      title: 'Not found',
-      documentTitle: withSite('Not found'),
-      description: `There is no ${what} at this address. Open a playlist or channel from the home page.`,
+      title: heading,
+      documentTitle: i18n._('title.withSite', { title: heading }),
+      description: i18n._(route === null ? 'preview.notFound.page' : NOT_FOUND_DESCRIPTION[route]),
       path: url.pathname,
       image: null,
       card: null,
@@ -147,14 +166,16 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     };
   }
 
-  function playlistAbout(info: PlaylistInfo): string {
+  function playlistAbout(i18n: I18n, info: PlaylistInfo): string {
     const owner = truncate(info.channelTitle, 80);
-    const about = `${owner} · ${countOf(info.totalItems, 'video', 'videos')}`;
+    const count = info.totalItems;
     const description = truncate(info.description, DESCRIPTION_MAX);
-    return description === '' ? about : `${about} — ${description}`;
+    return description === ''
+      ? i18n._('preview.playlist.about', { owner, count })
+      : i18n._('preview.playlist.aboutWithDescription', { owner, count, description });
   }
 
-  function playlist(id: string, search: URLSearchParams, first: FirstPage): LinkPreview {
+  function playlist(i18n: I18n, id: string, search: URLSearchParams, first: FirstPage): Preview {
     const index = readIndex(search.get('index'));
     const video = search.get('v');
     // The view opens at `index`, else at the video `v` names (playlistPath keeps the one that wins).
@@ -164,9 +185,9 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     const info = firstPage && playlistDigest(firstPage)?.info;
     if (firstPage === undefined || info === undefined) {
       return {
-        title: `Playlist ${id}`,
-        documentTitle: withSite('Playlist'),
-        description: `A playlist of videos, to browse in ${SITE_NAME}.`,
+        title: i18n._('preview.playlist.titleById', { id }),
+        documentTitle: i18n._('title.withSite', { title: i18n._('title.playlist') }),
+        description: i18n._('preview.playlist.pending'),
         path,
         image: null,
         card: null,
@@ -178,11 +199,13 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       };
     }
     // A playlist without a title still needs one in a preview.
-    const title = truncate(info.title, TITLE_MAX) || `Playlist ${id}`;
-    const preview: LinkPreview = {
+    const title = truncate(info.title, TITLE_MAX) || i18n._('preview.playlist.titleById', { id });
+    const preview: Preview = {
       title,
-      documentTitle: withSite(oneLine(info.title) || 'Playlist'),
-      description: playlistAbout(info),
+      documentTitle: i18n._('title.withSite', {
+        title: oneLine(info.title) || i18n._('title.playlist'),
+      }),
+      description: playlistAbout(i18n, info),
       path,
       image: largestThumbnail(info.thumbnails),
       card: cardPath(playlistPath(id)),
@@ -201,7 +224,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     if (index === undefined || index > info.totalItems) return preview;
     // The first page gives the total, so a link to item N says where N is even while the page
     // holding it has not been read: its title and thumbnail come once a reader has been there.
-    const where = `#${formatCount(index)} of ${formatCount(info.totalItems)} in ${title}`;
+    const where = i18n._('preview.playlist.position', { index, total: info.totalItems, title });
     const item = cachedPlaylistItem(pages, id, firstPage, index);
     const card = cardPath(playlistPath(id), index);
     if (item === null) return { ...preview, description: where, card, complete: false };
@@ -214,18 +237,30 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     };
   }
 
-  function channel(id: string, tab: ChannelTab, first: FirstPage): LinkPreview {
+  function channel(i18n: I18n, id: string, tab: ChannelTab, first: FirstPage): Preview {
     const name = channelTitles?.get(id);
     const shown = name === undefined ? id : truncate(name, TITLE_MAX);
-    const label = CHANNEL_TAB_LABEL[tab];
+    const label = i18n._(CHANNEL_TAB_LABEL[tab]);
     const endpoint = tab === 'videos' ? 'channel-videos' : 'channel-playlists';
     const firstPage = firstPageOf({ endpoint, id }, first);
-    const who = name === undefined ? `channel ${id}` : shown;
+    const description =
+      name === undefined
+        ? i18n._(
+            tab === 'videos' ? 'preview.channel.videosById' : 'preview.channel.playlistsById',
+            {
+              id,
+            },
+          )
+        : i18n._(tab === 'videos' ? 'preview.channel.videos' : 'preview.channel.playlists', {
+            name: shown,
+          });
     return {
-      title: `${shown} · ${label}`,
-      documentTitle: withSite(`${name === undefined ? id : oneLine(name)} · ${label}`),
-      description:
-        tab === 'videos' ? `Videos from ${who}, newest first.` : `Playlists from ${who}.`,
+      title: i18n._('preview.channel.title', { name: shown, tab: label }),
+      documentTitle: i18n._('title.channelTab', {
+        name: name === undefined ? id : oneLine(name),
+        tab: label,
+      }),
+      description,
       path: channelPath(id, tab),
       // The first row the view shows: the newest video, or the first playlist.
       image: firstPage === undefined ? null : firstItemThumbnail(firstPage),
@@ -252,19 +287,26 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     };
   }
 
-  function previewFor(url: URL, first: FirstPage): LinkPreview {
-    const preview = viewPreview(url, first);
-    return first.kind === 'failed' ? { ...preview, failed: true } : preview;
+  function previewFor(
+    url: URL,
+    first: FirstPage,
+    locale: CatalogLocale = DEFAULT_LOCALE,
+  ): LinkPreview {
+    const preview = viewPreview(translationsFor(locale).i18n, url, first);
+    // The card speaks the preview's language.
+    const card = preview.card === null ? null : withLanguage(preview.card, locale);
+    return { ...preview, card, locale, ...(first.kind === 'failed' ? { failed: true } : {}) };
   }
 
-  function viewPreview(url: URL, first: FirstPage): LinkPreview {
+  function viewPreview(i18n: I18n, url: URL, first: FirstPage): Preview {
     const match = matchAppRoute(url.pathname);
-    if (match === null || first.kind === 'not-found') return notFound(url, match?.route ?? null);
+    if (match === null || first.kind === 'not-found')
+      return notFound(i18n, url, match?.route ?? null);
     if (match.route === 'home') {
       return {
-        title: SITE_NAME,
-        documentTitle: SITE_NAME,
-        description: SITE_DESCRIPTION,
+        title: i18n._('app.name'),
+        documentTitle: i18n._('app.name'),
+        description: i18n._('preview.site.description'),
         path: homePath(),
         image: null,
         card: cardPath(homePath()),
@@ -277,14 +319,15 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     }
     // Only an ID of the right shape names a list; the route answers anything else with 404.
     const list = listForUrl(url.pathname, url.searchParams);
-    if (list === null) return notFound(url, match.route);
-    if (list.endpoint === 'playlist') return playlist(list.id, url.searchParams, first);
-    return channel(list.id, list.endpoint === 'channel-videos' ? 'videos' : 'playlists', first);
+    if (list === null) return notFound(i18n, url, match.route);
+    if (list.endpoint === 'playlist') return playlist(i18n, list.id, url.searchParams, first);
+    const tab = list.endpoint === 'channel-videos' ? 'videos' : 'playlists';
+    return channel(i18n, list.id, tab, first);
   }
 
   return {
     previewFor,
-    headFor: (url, origin, first) => renderHead(previewFor(url, first), origin),
+    headFor: (url, origin, first, locale) => renderHead(previewFor(url, first, locale), origin),
   };
 }
 
@@ -330,6 +373,12 @@ export function renderHead(preview: LinkPreview, origin: string): string {
     meta('property', 'og:title', preview.title),
     meta('property', 'og:description', preview.description),
     meta('property', 'og:url', url),
+    // The language the preview is in, and the others the same address can be read in (its
+    // `?hl=` forms; the canonical stays the one address of the view).
+    meta('property', 'og:locale', OPEN_GRAPH_LOCALES[preview.locale]),
+    ...LOCALES.filter((other) => other !== preview.locale).map((other) =>
+      meta('property', 'og:locale:alternate', OPEN_GRAPH_LOCALES[other]),
+    ),
   ];
   // The card, where the view has one: an unfurler shows the first og:image.
   const card =

@@ -7,6 +7,7 @@ import {
   type RouteMatch,
 } from '../../shared/app-routes.ts';
 import { hasPanelParams, readPanelParams } from '../../shared/panel-params.ts';
+import { DEFAULT_LOCALE, type CatalogLocale } from '../../shared/locales.ts';
 
 // What of an app URL the server's render depends on, so that every URL rendering alike shares
 // one render (app-html.ts) and one allowance token (routes/app-pages.ts): anything else in the
@@ -26,7 +27,8 @@ import { hasPanelParams, readPanelParams } from '../../shared/panel-params.ts';
 //   (whole-list/whole-list-slot.tsx), so links naming different choices render alike;
 // - the platform's `/playlist?list=` and `/watch?v=&list=` forms, when they are not redirected
 //   (a bad `list`): the not-found view's message names the list and whether a video was given;
-// - an unknown path: the not-found view shows the path as it was asked for.
+// - an unknown path: the not-found view shows the path as it was asked for;
+// - not the language: the page's language is the document's (`<html lang>`), part of the key.
 
 export interface RenderAddress {
   /** The render cache's key: equal for URLs the app renders alike. */
@@ -34,14 +36,6 @@ export interface RenderAddress {
   /** The path and query the app renders (the query holds only what it reads). */
   path: string;
 }
-
-/**
- * The language the HTML is written in. The app has one today, so every key has the same. When
- * it is translated, the language chosen for the request (a path prefix, or Accept-Language)
- * is passed here and to the render, and a negotiated one makes the answer `Vary:
- * Accept-Language`.
- */
-export const DEFAULT_LANGUAGE = 'en';
 
 /** The route's path with its ID in one spelling. */
 function canonicalPath(match: RouteMatch): string {
@@ -67,7 +61,12 @@ const withQuery = (path: string, query: URLSearchParams) => {
   return `${path}${path.includes('?') ? '&' : '?'}${text}`;
 };
 
-export function renderAddress(url: URL, language = DEFAULT_LANGUAGE): RenderAddress {
+/**
+ * `language` is the page's (http/request-locale.ts): the app reads it from the document, not
+ * from the URL, so `hl` is never in the rendered path, and a link with `?hl=ja` and a reader
+ * whose browser asks for Japanese share one render.
+ */
+export function renderAddress(url: URL, language: CatalogLocale = DEFAULT_LOCALE): RenderAddress {
   const keyed = (path: string, panel: URLSearchParams | null = null): RenderAddress => ({
     // Links naming different choices of the panel render alike: one key for "the panel opens".
     key: `${language} ${path}${panel === null ? '' : ' +panel'}`,

@@ -62,7 +62,8 @@ export async function renderAnswer(
   request: { acceptEncoding: string | undefined; ifNoneMatch: string | undefined },
 ): Promise<Answer> {
   const encoding = negotiateEncoding(request.acceptEncoding);
-  const sent: HeaderRecord = { ...headers, Vary: 'Accept-Encoding' };
+  const vary = headers.Vary ? `Accept-Encoding, ${headers.Vary}` : 'Accept-Encoding';
+  const sent: HeaderRecord = { ...headers, Vary: vary };
   if (status === 200) {
     sent.ETag = variantTag(render.etag, encoding);
     if (notModified(request.ifNoneMatch, render.etag))

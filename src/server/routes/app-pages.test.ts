@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { translationsFor } from '../rendering/translations.ts';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import type { RenderApp } from '../../shared/app-render.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../shared/problem.ts';
@@ -148,9 +149,11 @@ describe('renders keyed on what changes them', () => {
       if (answer.kind !== 'page') throw new Error('no first page');
       const page = JSON.parse(answer.page.body.toString()) as unknown;
       const first = { endpoint: 'playlist' as const, id: PLAYLIST, page };
-      const one = await render({ url: `/playlist/${PLAYLIST}?q=jazz`, first });
-      const other = await render({ url: `/playlist/${PLAYLIST}?sort=views&from=2&to=9`, first });
-      const shut = await render({ url: `/playlist/${PLAYLIST}`, first });
+      const { locale, messages } = translationsFor('en');
+      const as = (url: string) => render({ url, first, locale, messages });
+      const one = await as(`/playlist/${PLAYLIST}?q=jazz`);
+      const other = await as(`/playlist/${PLAYLIST}?sort=views&from=2&to=9`);
+      const shut = await as(`/playlist/${PLAYLIST}`);
       expect(one.html).toBe(other.html);
       expect(one.html).not.toBe(shut.html);
     },

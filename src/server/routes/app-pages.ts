@@ -15,6 +15,7 @@ import { renderAnswer } from '../rendering/stored-render.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { prefersHtml } from '../http/accept.ts';
 import { isPersonRequest } from '../http/person-request.ts';
+import { requestLocale } from '../http/request-locale.ts';
 import { HTML_TYPE, problemResponse, respond, type HeaderRecord } from '../http/responses.ts';
 import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { logAnswer } from '../observability/request-log.ts';
@@ -151,16 +152,14 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
         retryAfterSeconds,
       });
     }
-    const page = await html.refusal(`${url.pathname}${url.search}`, {
-      title: 'Too many requests',
-      detail,
-      retryAfterSeconds,
-    });
+    const { locale, vary } = requestLocale(c, url);
+    const page = await html.refusal(`${url.pathname}${url.search}`, { retryAfterSeconds }, locale);
     return respond(429, page, {
       'Content-Security-Policy': html.contentSecurityPolicy,
       'Content-Type': HTML_TYPE,
       'Cache-Control': 'no-store',
       'Retry-After': String(retryAfterSeconds),
+      ...(vary.length > 0 ? { Vary: vary.join(', ') } : {}),
     });
   };
 
@@ -181,7 +180,8 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
     const client = clientAddress(c, trustProxy);
     const { status, retryAfterSeconds, ...rendering } = await firstOf(c, url, client);
     log.route = status === 404 ? 'app-not-found' : status === 200 ? 'app' : 'app-failed';
-    const request = { url, origin: originOf(c), ...rendering };
+    const { locale, vary } = requestLocale(c, url);
+    const request = { url, origin: originOf(c), locale, ...rendering };
     let html: StoredRender;
     const kept = appHtml.cached(request);
     if (kept !== undefined) {
@@ -207,6 +207,9 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
         : { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' }),
     };
     if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
+    // The language was chosen by the request's headers, not its URL: a cache in between must
+    // keep one copy per language (RFC 9110 §12.5.5).
+    if (vary.length > 0) headers.Vary = vary.join(', ');
     const answer = await renderAnswer(html, status, headers, {
       acceptEncoding: c.req.header('accept-encoding'),
       ifNoneMatch: c.req.header('if-none-match'),

@@ -1,12 +1,17 @@
 import { memo, useId, useMemo } from 'react';
+import type { MessageId } from '../../../shared/i18n/message-id.ts';
+import { directionOf } from '../../../shared/locales.ts';
 import { itemViews, type ListItem, type ListKind } from '../../../shared/whole-list.ts';
-import { formatCount, plural } from '../../lib/format.ts';
-import { durationBins, logBins, type Bin } from '../lib/histogram.ts';
+import { useTranslation } from '../../i18n/use-translation.ts';
+import { barSlots } from '../lib/bar-layout.ts';
+import { binDescription, binLabel, durationBins, logBins, type Bin } from '../lib/histogram.ts';
 import { CARD, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // Distributions drawn as inline SVG bar charts: durations, and views (or a playlist's videos)
 // on a log scale. Each chart has its words in a figcaption and its numbers in a table that
-// screen readers read instead of the picture; the colours follow the light or dark theme.
+// screen readers read instead of the picture; the colours follow the light or dark theme. The
+// bars run from the reader's start: right to left in a right-to-left language, the direction
+// taken from the interface's locale (not the document), so that every render draws the same.
 
 /** Every chart is as wide, whatever its number of bars, so their text is the same size. */
 const WIDTH = 320;
@@ -14,6 +19,9 @@ const GAP = 6;
 const PLOT = 96;
 const TOP = 14;
 const LABELS = 18;
+
+/** Above this, a bar's count is written the short way ("12K"), to fit over the bar. */
+const COMPACT_FROM = 10_000;
 
 function BarChart({
   title,
@@ -26,10 +34,16 @@ function BarChart({
   note: string;
   unit: string;
 }) {
+  const translation = useTranslation();
+  const { t, locale, formatCount, formatCompact } = translation;
   const captionId = useId();
   const max = Math.max(1, ...bins.map((b) => b.count));
   const width = WIDTH;
-  const bar = (WIDTH - GAP * (bins.length + 1)) / Math.max(1, bins.length);
+  const { bar, slots } = barSlots(bins.length, {
+    width,
+    gap: GAP,
+    direction: directionOf(locale),
+  });
   const height = TOP + PLOT + LABELS;
   return (
     <figure aria-labelledby={captionId} className="min-w-0">
@@ -52,9 +66,9 @@ function BarChart({
         />
         {bins.map((bin, i) => {
           const h = bin.count === 0 ? 0 : Math.max(2, (bin.count / max) * PLOT);
-          const x = GAP + i * (bar + GAP);
+          const { x, middle } = slots[i]!;
           return (
-            <g key={bin.label}>
+            <g key={bin.from}>
               <rect
                 x={x}
                 y={TOP + PLOT - h}
@@ -65,21 +79,21 @@ function BarChart({
               />
               {bin.count > 0 && (
                 <text
-                  x={x + bar / 2}
+                  x={middle}
                   y={TOP + PLOT - h - 3}
                   textAnchor="middle"
                   className="fill-zinc-700 text-[10px] tabular-nums dark:fill-zinc-300"
                 >
-                  {bin.count >= 10_000 ? `${Math.round(bin.count / 1000)}K` : bin.count}
+                  {bin.count >= COMPACT_FROM ? formatCompact(bin.count) : formatCount(bin.count)}
                 </text>
               )}
               <text
-                x={x + bar / 2}
+                x={middle}
                 y={TOP + PLOT + 13}
                 textAnchor="middle"
                 className="fill-zinc-700 text-[10px] dark:fill-zinc-300"
               >
-                {bin.label}
+                {binLabel(bin, translation)}
               </text>
             </g>
           );
@@ -90,14 +104,14 @@ function BarChart({
         <thead>
           <tr>
             <th scope="col">{unit}</th>
-            <th scope="col">Items</th>
+            <th scope="col">{t('wholeList.chart.items')}</th>
           </tr>
         </thead>
         <tbody>
           {bins.map((bin) => (
-            <tr key={bin.label}>
-              <th scope="row">{bin.description}</th>
-              <td>{bin.count}</td>
+            <tr key={bin.from}>
+              <th scope="row">{binDescription(bin, translation)}</th>
+              <td>{formatCount(bin.count)}</td>
             </tr>
           ))}
         </tbody>
@@ -106,8 +120,29 @@ function BarChart({
   );
 }
 
-function missingNote(missing: number, what: string): string {
-  return missing > 0 ? ` · ${formatCount(missing)} ${what}` : '';
+/** What a chart's note says: which items it covers, and those it could not place. */
+const NOTES = {
+  all: {
+    none: 'wholeList.chart.note.all',
+    live: 'wholeList.chart.note.allLive',
+    views: 'wholeList.chart.note.allNoViews',
+  },
+  loaded: {
+    none: 'wholeList.chart.note.loaded',
+    live: 'wholeList.chart.note.loadedLive',
+    views: 'wholeList.chart.note.loadedNoViews',
+  },
+} as const satisfies Record<string, Record<string, MessageId>>;
+
+interface ChartSpec {
+  title: MessageId;
+  /** The table's heading over the bins' descriptions. */
+  unit: MessageId;
+  bins: Bin[];
+  /** Items the chart could not place. */
+  missing: number;
+  /** What those are, for the note. */
+  unplaced: keyof (typeof NOTES)['all'];
 }
 
 /** The charts over the items loaded so far (all of them once "Load all" is done). */
@@ -120,15 +155,16 @@ export const Charts = memo(function Charts({
   items: readonly ListItem[];
   complete: boolean;
 }) {
-  const charts = useMemo(() => {
+  const { t } = useTranslation();
+  const charts = useMemo((): ChartSpec[] => {
     if (list === 'channel-playlists') {
       const videos = logBins(items.map((item) => (item as { videoCount: number }).videoCount));
       return [
         {
-          title: 'Videos per playlist (log scale)',
-          unit: 'Videos',
+          title: 'wholeList.chart.videos.title',
+          unit: 'wholeList.chart.videos.unit',
           ...videos,
-          what: '',
+          unplaced: 'none',
         },
       ];
     }
@@ -137,22 +173,33 @@ export const Charts = memo(function Charts({
     );
     const views = logBins(items.map((item) => itemViews(list, item)));
     return [
-      { title: 'Durations', unit: 'Duration', ...durations, what: 'live or without a duration' },
-      { title: 'Views (log scale)', unit: 'Views', ...views, what: 'without a view count' },
+      {
+        title: 'wholeList.chart.durations.title',
+        unit: 'wholeList.chart.durations.unit',
+        ...durations,
+        unplaced: 'live',
+      },
+      {
+        title: 'wholeList.chart.views.title',
+        unit: 'wholeList.chart.views.unit',
+        ...views,
+        unplaced: 'views',
+      },
     ];
   }, [list, items]);
-  const scope = complete
-    ? `All ${plural(items.length, 'item', 'items')}`
-    : `The ${plural(items.length, 'item', 'items')} loaded so far`;
+  const scope = complete ? NOTES.all : NOTES.loaded;
   return (
     <div className={`${CARD} grid gap-4 sm:grid-cols-2`} data-testid="charts">
       {charts.map((chart) => (
         <BarChart
           key={chart.title}
-          title={chart.title}
-          unit={chart.unit}
+          title={t(chart.title)}
+          unit={t(chart.unit)}
           bins={chart.bins}
-          note={`${scope}${missingNote(chart.missing, chart.what)}`}
+          note={t(scope[chart.missing > 0 ? chart.unplaced : 'none'], {
+            count: items.length,
+            missing: chart.missing,
+          })}
         />
       ))}
     </div>

@@ -1,5 +1,7 @@
+import type { MessageId } from '../../../shared/i18n/message-id.ts';
 import { exportPath, type ExportFormat } from '../../../shared/whole-list.ts';
 import { buttonClass } from '../../components/ui/button.tsx';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { CARD, QUIET, SUBHEADING } from './panel-styles.ts';
 
@@ -7,31 +9,32 @@ import { CARD, QUIET, SUBHEADING } from './panel-styles.ts';
 // themselves, so a file never waits for Load all. The CSV is meant for a spreadsheet, so it
 // comes with the byte order mark Excel needs to read it as UTF-8.
 
-const EXPORTS: ReadonlyArray<{ format: ExportFormat; label: string; note: string }> = [
-  { format: 'csv', label: 'CSV', note: 'every field, for a spreadsheet' },
-  { format: 'json', label: 'JSON', note: 'the items as the lookups give them' },
-  { format: 'txt', label: 'Text', note: 'one link a line' },
+const EXPORTS: ReadonlyArray<{ format: ExportFormat; label: MessageId; title: MessageId }> = [
+  { format: 'csv', label: 'wholeList.export.csv', title: 'wholeList.export.csv.title' },
+  { format: 'json', label: 'wholeList.export.json', title: 'wholeList.export.json.title' },
+  { format: 'txt', label: 'wholeList.export.txt', title: 'wholeList.export.txt.title' },
 ];
 
 export function ExportLinks({ list, id }: Pick<WholeListProps, 'list' | 'id'>) {
+  const { t } = useTranslation();
   return (
     <div className={CARD}>
-      <h3 className={SUBHEADING}>Export</h3>
+      <h3 className={SUBHEADING}>{t('wholeList.export.heading')}</h3>
       <ul className="mt-2 flex flex-wrap gap-2">
-        {EXPORTS.map(({ format, label, note }) => (
+        {EXPORTS.map(({ format, label, title }) => (
           <li key={format}>
             <a
               href={exportPath(list, id, format, { bom: format === 'csv' })}
               download
               className={buttonClass('secondary', 'sm')}
-              title={`Download the whole list as ${label}: ${note}`}
+              title={t(title)}
             >
-              {`Download ${label}`}
+              {t(label)}
             </a>
           </li>
         ))}
       </ul>
-      <p className={`${QUIET} mt-2`}>The server reads the whole list for the file.</p>
+      <p className={`${QUIET} mt-2`}>{t('wholeList.export.note')}</p>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { TextInput } from '../../components/ui/text-field.tsx';
-import { formatCount } from '../../lib/format.ts';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import {
   buildHaystack,
@@ -30,6 +30,7 @@ export function findBarHeight(): number {
 }
 
 export function FindBar({ list, items, complete, totalItems, host }: WholeListProps) {
+  const { t } = useTranslation();
   const address = usePanelAddress();
   const [query, setQuery] = useState(address.params.q);
   const haystack = useMemo(() => buildHaystack(items as readonly Findable[]), [items]);
@@ -75,16 +76,18 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
   const searching = normalizeQuery(query) !== '';
   const count = searching
     ? matches.length === 0
-      ? 'No matches'
+      ? t('wholeList.find.noMatches')
       : at >= 0
-        ? `${formatCount(at + 1)} of ${formatCount(matches.length)}`
-        : `${formatCount(matches.length)} ${matches.length === 1 ? 'match' : 'matches'}`
+        ? t('wholeList.find.matchPosition', { current: at + 1, count: matches.length })
+        : t('wholeList.find.matchCount', { count: matches.length })
     : '';
-  const scope =
-    !complete && items.length > 0
-      ? `in the ${formatCount(items.length)} loaded${totalItems ? ` of ${formatCount(totalItems)}` : ''}`
-      : '';
-  const label = list === 'playlist' ? 'Find in titles and channels' : 'Find in titles';
+  const partial =
+    complete || items.length === 0
+      ? null
+      : totalItems
+        ? t('wholeList.find.partialOfTotal', { loaded: items.length, total: totalItems })
+        : t('wholeList.find.partial', { loaded: items.length });
+  const withChannels = list === 'playlist';
   return (
     <div
       ref={bar}
@@ -94,8 +97,14 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
       <div role="search" className="flex items-center gap-2">
         <TextInput
           type="search"
-          aria-label={label}
-          placeholder={`${label}…`}
+          aria-label={t(
+            withChannels ? 'wholeList.find.titlesAndChannels.label' : 'wholeList.find.titles.label',
+          )}
+          placeholder={t(
+            withChannels
+              ? 'wholeList.find.titlesAndChannels.placeholder'
+              : 'wholeList.find.titles.placeholder',
+          )}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={onKeyDown}
@@ -106,7 +115,7 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
         <div className="flex shrink-0 items-center gap-1.5 sm:gap-2">
           <span
             role="status"
-            className={`${QUIET} min-w-12 text-right tabular-nums sm:min-w-20`}
+            className={`${QUIET} min-w-12 text-end tabular-nums sm:min-w-20`}
             data-testid="find-count"
           >
             {count}
@@ -116,7 +125,7 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
             size="sm"
             onClick={() => go(-1)}
             disabled={matches.length === 0}
-            aria-label="Previous match"
+            aria-label={t('wholeList.find.previous')}
           >
             <span aria-hidden="true">↑</span>
           </Button>
@@ -125,15 +134,13 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
             size="sm"
             onClick={() => go(1)}
             disabled={matches.length === 0}
-            aria-label="Next match"
+            aria-label={t('wholeList.find.next')}
           >
             <span aria-hidden="true">↓</span>
           </Button>
         </div>
       </div>
-      {searching && scope && (
-        <p className={`${QUIET} mt-1`}>{`Searching ${scope}: Load all to search every item.`}</p>
-      )}
+      {searching && partial && <p className={`${QUIET} mt-1`}>{partial}</p>}
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Select } from '../../components/ui/text-field.tsx';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import type { Walk } from '../hooks/use-walk.ts';
-import { SORT_CHOICES, sortChoice, sortOrder, sortValue } from '../lib/list-sort.ts';
+import { SORT_CHOICES, SORT_PENDING, sortChoice, sortOrder, sortValue } from '../lib/list-sort.ts';
 import type { SortKey } from '../lib/panel-params.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { CARD, NOTE, SUBHEADING } from './panel-styles.ts';
@@ -12,6 +13,7 @@ import { CARD, NOTE, SUBHEADING } from './panel-styles.ts';
 // a chosen order waits (and says so), with Load all at hand.
 
 export function SortPicker({ list, items, complete, host, walk }: WholeListProps & { walk: Walk }) {
+  const { t } = useTranslation();
   const address = usePanelAddress();
   const [key, setKey] = useState<SortKey>(() => {
     const wanted = address.params.sort;
@@ -30,11 +32,11 @@ export function SortPicker({ list, items, complete, host, walk }: WholeListProps
     setKey(next);
     address.write({ sort: next });
   };
-  const pending = !complete && key !== 'given';
+  const pending = !complete && key !== 'given' ? SORT_PENDING[key] : null;
   return (
     <div className={CARD}>
       <label htmlFor={selectId} className={SUBHEADING}>
-        Sort
+        {t('wholeList.sort.label')}
       </label>
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <Select
@@ -45,21 +47,19 @@ export function SortPicker({ list, items, complete, host, walk }: WholeListProps
         >
           {SORT_CHOICES[list].map((choice) => (
             <option key={choice.key} value={choice.key}>
-              {choice.label}
+              {t(choice.label)}
             </option>
           ))}
         </Select>
         {!complete && walk.state.phase !== 'running' && (
           <Button size="sm" onClick={walk.start}>
-            Load all to sort
+            {t('wholeList.sort.loadAll')}
           </Button>
         )}
       </div>
       {!complete && (
         <p className={`${NOTE} mt-2`}>
-          {pending
-            ? `Sorted ${sortChoice(list, key)?.label.toLowerCase()} once the whole list is loaded.`
-            : 'Sorting needs the whole list: load it all first.'}
+          {pending ? t(pending) : t('wholeList.sort.needsWholeList')}
         </p>
       )}
     </div>

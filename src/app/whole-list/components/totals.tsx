@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
-import { plural } from '../../lib/format.ts';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { failureSentence } from '../../lib/problem-text.ts';
 import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
@@ -15,6 +15,8 @@ import { SummaryView } from './summary-view.tsx';
 // B) when one is chosen, kept in the address as ?from=&to= so that it can be shared.
 
 export function Totals(props: WholeListProps) {
+  const translation = useTranslation();
+  const { t } = translation;
   const address = usePanelAddress();
   const [range, setRange] = useState<Range>(() => {
     const { from, to } = address.params;
@@ -38,7 +40,10 @@ export function Totals(props: WholeListProps) {
     setRange(next);
     address.write(next);
   };
-  const heading = props.list === 'channel-playlists' ? 'Videos in all playlists' : 'Total time';
+  const heading =
+    props.list === 'channel-playlists'
+      ? t('wholeList.totals.heading.videos')
+      : t('wholeList.totals.heading.time');
   return (
     <div className={CARD}>
       <h3 className={SUBHEADING}>{heading}</h3>
@@ -46,20 +51,20 @@ export function Totals(props: WholeListProps) {
         <div className="mt-2 space-y-2">
           <p className={NOTE}>
             {cost.data?.lookups
-              ? `Adding up every item reads the whole list: ${plural(cost.data.lookups, 'lookup', 'lookups')} to the catalogue.`
-              : 'Adding up every item reads the whole list, a lookup for each page not yet read.'}
+              ? t('wholeList.totals.cost', { lookups: cost.data.lookups })
+              : t('wholeList.totals.costUnknown')}
           </p>
           <Button size="sm" onClick={() => setAsked(true)}>
-            Add up the whole list
+            {t('wholeList.totals.start')}
           </Button>
         </div>
       ) : summary.isPending ? (
         <p role="status" className={`${QUIET} mt-2`}>
-          Adding up the list…
+          {t('wholeList.totals.pending')}
         </p>
       ) : summary.isError ? (
         <p role="alert" className={`${NOTE} mt-2`}>
-          {`The total could not be computed: ${failureSentence(summary.error)}`}
+          {t('wholeList.totals.failed', { reason: failureSentence(summary.error, translation) })}
         </p>
       ) : (
         <SummaryView summary={summary.data} props={props} />

@@ -1,47 +1,52 @@
+import type { Translation } from '../../i18n/use-translation.ts';
+
 // The distributions the "Whole list" panel charts: durations in bins a viewer thinks in, and
-// view counts (or a playlist's videos) on a log scale, a bin per power of ten.
+// view counts (or a playlist's videos) on a log scale, a bin per power of ten. A bin holds
+// numbers only; its words, and the numbers in them, are the reader's language's
+// (`binLabel`, `binDescription`).
+
+/** How a bin is named: a duration bin by its unit, a count bin by its decade. */
+export type BinKind =
+  'under-minutes' | 'minutes-with-unit' | 'minutes' | 'hours' | 'hours-or-more' | 'zero' | 'decade';
 
 export interface Bin {
-  /** What the bin holds, as its axis label ("5–10 min", "1K–10K"). */
-  label: string;
-  /** The same for a screen reader ("5 to 10 minutes"). */
-  description: string;
+  kind: BinKind;
+  /** The smallest value in the bin (seconds for durations). */
+  from: number;
+  /** The value the bin stops before; Infinity for the last duration bin. */
+  below: number;
   count: number;
 }
 
-const DURATION_EDGES: ReadonlyArray<[number, string, string]> = [
-  [60, '<1 min', 'under a minute'],
-  [300, '1–5 min', '1 to 5 minutes'],
-  [600, '5–10', '5 to 10 minutes'],
-  [1200, '10–20', '10 to 20 minutes'],
-  [1800, '20–30', '20 to 30 minutes'],
-  [3600, '30–60', '30 to 60 minutes'],
-  [7200, '1–2 h', '1 to 2 hours'],
-  [Infinity, '2 h+', '2 hours or more'],
+const DURATION_BINS: ReadonlyArray<{ below: number; kind: BinKind }> = [
+  { below: 60, kind: 'under-minutes' },
+  { below: 300, kind: 'minutes-with-unit' },
+  { below: 600, kind: 'minutes' },
+  { below: 1200, kind: 'minutes' },
+  { below: 1800, kind: 'minutes' },
+  { below: 3600, kind: 'minutes' },
+  { below: 7200, kind: 'hours' },
+  { below: Infinity, kind: 'hours-or-more' },
 ];
 
 /** Durations (seconds) by bin; nulls (live streams) are counted apart. */
 export function durationBins(values: Iterable<number | null>): { bins: Bin[]; missing: number } {
-  const bins = DURATION_EDGES.map(([, label, description]) => ({ label, description, count: 0 }));
+  const bins = DURATION_BINS.map(({ below, kind }, i) => ({
+    kind,
+    from: i === 0 ? 0 : DURATION_BINS[i - 1]!.below,
+    below,
+    count: 0,
+  }));
   let missing = 0;
   for (const v of values) {
     if (v === null) {
       missing++;
       continue;
     }
-    const at = DURATION_EDGES.findIndex(([edge]) => v < edge);
+    const at = DURATION_BINS.findIndex(({ below }) => v < below);
     bins[at]!.count++;
   }
   return { bins, missing };
-}
-
-const SCALE = ['', 'K', 'M', 'B', 'T'];
-function short(power: number): string {
-  const unit = Math.min(Math.floor(power / 3), SCALE.length - 1);
-  return `${10 ** (power - unit * 3)}${SCALE[unit]}`;
-}
-function long(power: number): string {
-  return (10 ** power).toLocaleString('en');
 }
 
 /**
@@ -60,14 +65,58 @@ export function logBins(values: Iterable<number | null>): { bins: Bin[]; missing
       counts[power] = (counts[power] ?? 0) + 1;
     }
   }
-  const bins: Bin[] = [{ label: '0', description: 'none', count: zeros }];
+  const bins: Bin[] = [{ kind: 'zero', from: 0, below: 1, count: zeros }];
   for (let p = 0; p < counts.length; p++) {
-    bins.push({
-      label: `${short(p)}+`,
-      description: `${long(p)} to ${(10 ** (p + 1) - 1).toLocaleString('en')}`,
-      count: counts[p] ?? 0,
-    });
+    bins.push({ kind: 'decade', from: 10 ** p, below: 10 ** (p + 1), count: counts[p] ?? 0 });
   }
   // The zero bin only when some value is zero: otherwise the axis starts at 1.
   return { bins: zeros === 0 && bins.length > 1 ? bins.slice(1) : bins, missing };
+}
+
+type Words = Pick<Translation, 't' | 'formatCount'>;
+
+/** A decade's axis label says its first value the short way ("1K", "1万"). */
+const COMPACT = { compact: { notation: 'compact', maximumFractionDigits: 1 } } as const;
+
+/** What the bin holds, as its axis label under the bar ("5–10", "1K+"): short, to fit. */
+export function binLabel(bin: Bin, { t, formatCount }: Words): string {
+  const minutes = { from: bin.from / 60, to: bin.below / 60 };
+  const hours = { from: bin.from / 3600, to: bin.below / 3600 };
+  switch (bin.kind) {
+    case 'under-minutes':
+      return t('wholeList.chart.duration.under', { minutes: minutes.to });
+    case 'minutes-with-unit':
+      return t('wholeList.chart.duration.minutesWithUnit', minutes);
+    case 'minutes':
+      return t('wholeList.chart.duration.minutes', minutes);
+    case 'hours':
+      return t('wholeList.chart.duration.hours', hours);
+    case 'hours-or-more':
+      return t('wholeList.chart.duration.hoursOrMore', { from: hours.from });
+    case 'zero':
+      return formatCount(0);
+    case 'decade':
+      return t('wholeList.chart.count.atLeast', { from: bin.from }, { formats: COMPACT });
+  }
+}
+
+/** The same in words, for a screen reader ("5 to 10 minutes", "1,000 to 9,999"). */
+export function binDescription(bin: Bin, { t }: Words): string {
+  const minutes = { from: bin.from / 60, to: bin.below / 60 };
+  const hours = { from: bin.from / 3600, to: bin.below / 3600 };
+  switch (bin.kind) {
+    case 'under-minutes':
+      return t('wholeList.chart.duration.underSpoken', { minutes: minutes.to });
+    case 'minutes-with-unit':
+    case 'minutes':
+      return t('wholeList.chart.duration.minutesSpoken', minutes);
+    case 'hours':
+      return t('wholeList.chart.duration.hoursSpoken', hours);
+    case 'hours-or-more':
+      return t('wholeList.chart.duration.hoursOrMoreSpoken', { from: hours.from });
+    case 'zero':
+      return t('wholeList.chart.count.none');
+    case 'decade':
+      return t('wholeList.chart.count.range', { from: bin.from, to: bin.below - 1 });
+  }
 }

@@ -1,7 +1,10 @@
+import { setupI18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
-import { inverseOrder, SORT_CHOICES, sortChoice, sortOrder } from './list-sort.ts';
+import { compileCatalog } from '../../../shared/i18n/catalog-files.ts';
+import { inverseOrder, SORT_CHOICES, SORT_PENDING, sortChoice, sortOrder } from './list-sort.ts';
 
 describe('sort', () => {
+  const { t } = setupI18n({ locale: 'en', messages: { en: compileCatalog('en') } });
   const durations = [30, null, 600, 30, 5];
   const value = (p: number) => durations[p]!;
 
@@ -29,6 +32,17 @@ describe('sort', () => {
       'shortest',
     ]);
     expect(sortChoice('playlist', 'oldest')).toBeUndefined();
-    expect(sortChoice('playlist', 'views')?.label).toBe('Most viewed');
+    expect(t(sortChoice('playlist', 'views')!.label)).toBe('Most viewed');
+    // The list's own order is named for the list.
+    expect(t(sortChoice('playlist', 'given')!.label)).toBe('Playlist order');
+    expect(t(sortChoice('channel-videos', 'given')!.label)).toBe('Newest first');
+  });
+
+  it('says what each order that waits for the whole list will be', () => {
+    expect(t(SORT_PENDING.longest)).toBe('Sorted longest first once the whole list is loaded.');
+    for (const choice of Object.values(SORT_CHOICES).flat()) {
+      if (choice.key === 'given') continue;
+      expect(t(SORT_PENDING[choice.key])).toMatch(/^Sorted .+ once the whole list is loaded\.$/);
+    }
   });
 });

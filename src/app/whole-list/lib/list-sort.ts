@@ -1,3 +1,4 @@
+import type { MessageId } from '../../../shared/i18n/message-id.ts';
 import { itemViews, type ListItem, type ListKind } from '../../../shared/whole-list.ts';
 import type { SortKey } from './panel-params.ts';
 
@@ -8,28 +9,43 @@ import type { SortKey } from './panel-params.ts';
 
 export interface SortChoice {
   key: SortKey;
-  label: string;
+  /** The order's name in the picker. */
+  label: MessageId;
 }
 
 export const SORT_CHOICES: Record<ListKind, readonly SortChoice[]> = {
   playlist: [
-    { key: 'given', label: 'Playlist order' },
-    { key: 'longest', label: 'Longest first' },
-    { key: 'shortest', label: 'Shortest first' },
-    { key: 'views', label: 'Most viewed' },
+    { key: 'given', label: 'wholeList.sort.option.playlistOrder' },
+    { key: 'longest', label: 'wholeList.sort.option.longestFirst' },
+    { key: 'shortest', label: 'wholeList.sort.option.shortestFirst' },
+    { key: 'views', label: 'wholeList.sort.option.mostViewed' },
   ],
   'channel-videos': [
-    { key: 'given', label: 'Newest first' },
-    { key: 'oldest', label: 'Oldest first' },
-    { key: 'views', label: 'Most viewed' },
-    { key: 'longest', label: 'Longest first' },
-    { key: 'shortest', label: 'Shortest first' },
+    { key: 'given', label: 'wholeList.sort.option.newestFirst' },
+    { key: 'oldest', label: 'wholeList.sort.option.oldestFirst' },
+    { key: 'views', label: 'wholeList.sort.option.mostViewed' },
+    { key: 'longest', label: 'wholeList.sort.option.longestFirst' },
+    { key: 'shortest', label: 'wholeList.sort.option.shortestFirst' },
   ],
   'channel-playlists': [
-    { key: 'given', label: 'Channel order' },
-    { key: 'most', label: 'Most videos' },
-    { key: 'fewest', label: 'Fewest videos' },
+    { key: 'given', label: 'wholeList.sort.option.channelOrder' },
+    { key: 'most', label: 'wholeList.sort.option.mostVideos' },
+    { key: 'fewest', label: 'wholeList.sort.option.fewestVideos' },
   ],
+};
+
+/**
+ * What the picker says while a chosen order waits for the whole list: a sentence of its own
+ * for each order rather than the option's name set in a sentence (which would need its case
+ * and agreement changed in many languages). The list's own order never waits.
+ */
+export const SORT_PENDING: Record<Exclude<SortKey, 'given'>, MessageId> = {
+  oldest: 'wholeList.sort.pending.oldestFirst',
+  views: 'wholeList.sort.pending.mostViewed',
+  longest: 'wholeList.sort.pending.longestFirst',
+  shortest: 'wholeList.sort.pending.shortestFirst',
+  most: 'wholeList.sort.pending.mostVideos',
+  fewest: 'wholeList.sort.pending.fewestVideos',
 };
 
 export function sortChoice(list: ListKind, key: SortKey): SortChoice | undefined {

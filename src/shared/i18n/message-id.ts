@@ -1,0 +1,21 @@
+import type app from '../messages/en/app.json';
+import type problems from '../messages/en/problems.json';
+import type server from '../messages/en/server.json';
+import type views from '../messages/en/views.json';
+import type wholeList from '../messages/en/whole-list.json';
+
+// The message IDs are English's: a call naming an ID no English area file holds does not
+// type-check. Registered with Lingui, so `i18n._` and `<Trans id>` take only these.
+
+export type MessageId =
+  | keyof typeof app
+  | keyof typeof problems
+  | keyof typeof server
+  | keyof typeof views
+  | keyof typeof wholeList;
+
+declare module '@lingui/core' {
+  interface Register {
+    messageIds: MessageId;
+  }
+}
