@@ -3,11 +3,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
+import { useCardFonts } from '../src/server/cards/card-fonts.ts';
+import { translationsFor } from '../src/server/rendering/translations.ts';
+import type { AppLocale } from '../src/shared/locales.ts';
 
 // Screenshots of every view, desktop 1280×800 and phone 360×740, light and dark, and the views'
 // preview cards, into docs/screenshots/. Run after a build:
 //   npm run build && node e2e/screenshots.ts
-// (SCREENSHOT_ONLY=whole-list takes only the views whose name starts with it)
+// (SCREENSHOT_ONLY=whole-list takes only the views whose name starts with it; =lang only the
+// views in Arabic, Japanese and German)
 // against a running explorer (SCREENSHOT_BASE_URL=http://127.0.0.1:8080), or, by default,
 // against one it starts itself on a spare port with the embedded catalogue.
 
@@ -172,6 +176,68 @@ async function saveEmbeds(browser: Browser, base: string): Promise<void> {
   }
 }
 
+/**
+ * The playlist, the Whole list panel and a channel in Arabic (right to left), Japanese and
+ * German (the longest words), desktop and phone: `lang-<locale>-<view>-<device>.png`. This
+ * machine's Chromium has no Arabic or CJK fonts of its own, so it is given the Noto fonts the
+ * cards are drawn with (a reader's device has its own).
+ */
+async function saveLanguages(base: string): Promise<void> {
+  useCardFonts();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_EXECUTABLE,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env } as Record<string, string>,
+  });
+  try {
+    for (const locale of ['ar', 'ja', 'de'] as const satisfies AppLocale[]) {
+      const t = translationsFor(locale).i18n;
+      const shots: Array<{ name: string; path: string; ready: (p: Page) => Promise<void> }> = [
+        {
+          name: 'playlist',
+          path: `/playlist/${PLAYLIST}?hl=${locale}`,
+          ready: (p) => p.locator('li[aria-posinset="1"] img').first().waitFor(),
+        },
+        {
+          name: 'whole-list',
+          path: `/playlist/${FIXTURE_IDS.playlist101}?from=20&to=60&hl=${locale}`,
+          ready: async (p) => {
+            await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+            await p
+              .getByRole('button', { name: t._('wholeList.loadAll.start'), exact: true })
+              .click();
+            await p.getByText(t._('wholeList.loadAll.allLoaded', { count: 101 })).waitFor();
+            await p.getByTestId('total-duration').waitFor();
+            await p
+              .getByRole('region', { name: t._('wholeList.title') })
+              .evaluate((e) => e.scrollIntoView());
+          },
+        },
+        {
+          name: 'channel',
+          path: `/channel/${CHANNEL}?hl=${locale}`,
+          ready: (p) => p.locator('li[aria-posinset="1"]').waitFor(),
+        },
+      ];
+      for (const device of devices) {
+        const context = await browser.newContext({ ...device, colorScheme: 'light' });
+        const page = await context.newPage();
+        for (const shot of shots) {
+          await page.goto(base + shot.path);
+          await shot.ready(page);
+          await page.evaluate(() => document.fonts.ready);
+          const file = `${OUT}/lang-${locale}-${shot.name}-${device.name}.png`;
+          await page.screenshot({ path: file });
+          console.log(file);
+        }
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 const given = process.env.SCREENSHOT_BASE_URL;
 const server = given ? null : await startServer(Number(process.env.SCREENSHOT_PORT ?? 4199));
 const base = given ?? server!.url;
@@ -182,6 +248,8 @@ try {
     await saveCards(base);
     await saveEmbeds(browser, base);
   }
+  if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.startsWith('lang'))
+    await saveLanguages(base);
   for (const device of devices) {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ ...device, colorScheme });

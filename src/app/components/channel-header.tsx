@@ -32,7 +32,7 @@ export function ChannelHeader({
   return (
     <header className="pt-5">
       <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">
-        {title ?? <bdi>{id}</bdi>}
+        <bdi>{title ?? id}</bdi>
       </h1>
       {/* The ID after the link: a name this browser remembers, and the server did not know,
           adds it once the app has taken over, and nothing before it moves. */}

@@ -34,7 +34,7 @@ export const ChannelPlaylistRow = memo(function ChannelPlaylistRow({
       thumbClassName="w-28 sm:w-40"
     >
       <Link to={playlistPath(playlist.id)} className={ROW_TITLE_LINK} {...linkTarget}>
-        {playlist.title}
+        <bdi>{playlist.title}</bdi>
       </Link>
       <p className="text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">
         {t('list.videoCount', { count: playlist.videoCount })}

@@ -34,15 +34,23 @@ export const ChannelVideoRow = memo(function ChannelVideoRow({
       badge={<DurationBadge seconds={video.duration} />}
     >
       <PlatformLink href={watchUrl(video.id)} className={ROW_TITLE_LINK}>
-        {video.title}
+        <bdi>{video.title}</bdi>
       </PlatformLink>
       <p className="truncate text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">
         <span title={t('list.viewCount', { count: views })}>
           {t('row.viewCountCompact', { count: views, compact: formatCompact(views) })}
         </span>
-        {video.publishedText !== null && ` · ${video.publishedText}`}
+        {video.publishedText !== null && (
+          <>
+            {' · '}
+            <bdi>{video.publishedText}</bdi>
+          </>
+        )}
       </p>
-      <p className="line-clamp-1 text-xs leading-5 text-zinc-600 sm:line-clamp-2 sm:text-sm dark:text-zinc-400">
+      <p
+        dir="auto"
+        className="line-clamp-1 text-xs leading-5 text-zinc-600 sm:line-clamp-2 sm:text-sm dark:text-zinc-400"
+      >
         {video.descriptionSnippet}
       </p>
     </ThumbnailRow>

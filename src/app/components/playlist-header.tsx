@@ -27,24 +27,29 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
       />
       <div className="min-w-0 flex-1">
         <h1 className="text-xl font-bold break-words text-zinc-900 sm:text-2xl dark:text-zinc-50">
-          {info.title}
+          <bdi>{info.title}</bdi>
         </h1>
         <p className="mt-1">
           <TextLink to={channelPath(info.channelId)} className="font-medium">
-            {info.channelTitle}
+            <bdi>{info.channelTitle}</bdi>
           </TextLink>
         </p>
         <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
-          {[
-            t('list.videoCount', { count: info.totalItems }),
-            t('list.viewCount', { count: info.views }),
-            ...(info.lastUpdated ? [info.lastUpdated] : []),
-          ].join(' · ')}
+          {t('list.videoCount', { count: info.totalItems })} ·{' '}
+          {t('list.viewCount', { count: info.views })}
+          {/* The service's own words ("Updated 6 years ago"), isolated from the sentence. */}
+          {info.lastUpdated ? (
+            <>
+              {' · '}
+              <bdi>{info.lastUpdated}</bdi>
+            </>
+          ) : null}
         </p>
         {info.description && (
           <div className="mt-3 max-w-prose text-sm text-zinc-800 dark:text-zinc-200">
             <p
               id={descriptionId}
+              dir="auto"
               className={`break-words whitespace-pre-line ${foldable && !expanded ? 'line-clamp-3' : ''}`}
             >
               {info.description}

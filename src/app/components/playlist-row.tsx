@@ -58,7 +58,7 @@ export const PlaylistRow = memo(function PlaylistRow({
       </ThumbnailImage>
       <div className="min-w-0 flex-1">
         <PlatformLink href={watchUrl(item.id, playlistId, item.index)} className={ROW_TITLE_LINK}>
-          {item.title}
+          <bdi>{item.title}</bdi>
         </PlatformLink>
         <Link
           to={channelPath(item.channelId)}
@@ -68,11 +68,17 @@ export const PlaylistRow = memo(function PlaylistRow({
             FOCUS_RING,
           )}
         >
-          {item.channelTitle}
+          <bdi>{item.channelTitle}</bdi>
         </Link>
         <p className="truncate text-xs text-zinc-600 sm:text-sm dark:text-zinc-400">
-          {item.viewsText}
-          {item.publishedText ? ` · ${item.publishedText}` : ''}
+          {/* The service's own words, each isolated: "64 views" keeps its order on a right-to-left page. */}
+          <bdi>{item.viewsText}</bdi>
+          {item.publishedText ? (
+            <>
+              {' · '}
+              <bdi>{item.publishedText}</bdi>
+            </>
+          ) : null}
         </p>
       </div>
     </div>

@@ -62,7 +62,7 @@ export function LanguagePicker() {
         value={locale}
         aria-busy={switching}
         onChange={(event) => choose(event.target.value)}
-        className="max-w-40"
+        className="w-28 sm:w-auto sm:max-w-48"
       >
         {LOCALES.map((option) => (
           <option key={option} value={option} lang={option}>

@@ -26,7 +26,9 @@ import { useChannelTitle } from '../lib/channel-titles.ts';
 function EmbedHeading({ title, about }: { title: ReactNode; about: ReactNode }) {
   return (
     <div className="py-2">
-      <h1 className="truncate text-base font-bold text-zinc-900 dark:text-zinc-50">{title}</h1>
+      <h1 className="truncate text-base font-bold text-zinc-900 dark:text-zinc-50">
+        <bdi>{title}</bdi>
+      </h1>
       <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{about}</p>
     </div>
   );
@@ -61,9 +63,14 @@ export function EmbedPlaylistRoute() {
               info?.title ?? <Trans id="playlist.heading.byId" values={{ id: <bdi>{id}</bdi> }} />
             }
             about={
-              info
-                ? `${info.channelTitle} · ${t('list.videoCount', { count: info.totalItems })}`
-                : t('title.playlist')
+              info ? (
+                <>
+                  <bdi>{info.channelTitle}</bdi> ·{' '}
+                  {t('list.videoCount', { count: info.totalItems })}
+                </>
+              ) : (
+                t('title.playlist')
+              )
             }
           />
         }

@@ -27,7 +27,7 @@ export function RootLayout() {
           <Link
             to={homePath()}
             className={cx(
-              'flex items-center gap-2 rounded font-semibold text-zinc-900 dark:text-zinc-50',
+              'flex shrink-0 items-center gap-2 rounded font-semibold whitespace-nowrap text-zinc-900 dark:text-zinc-50',
               FOCUS_RING_OUTSIDE,
             )}
           >

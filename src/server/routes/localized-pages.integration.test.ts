@@ -99,7 +99,8 @@ const inLanguage = (path: string, locale: CatalogLocale) =>
 
 /** Every string the page's data holds (titles, names, IDs): what the interface does not write. */
 function dataStrings(html: string, path: string): string[] {
-  const strings = new Set<string>(path.split(/[/?&=]/).filter(Boolean));
+  // The path itself (the not-found view names it) and its parts (IDs).
+  const strings = new Set<string>([path.split('?')[0]!, ...path.split(/[/?&=]/).filter(Boolean)]);
   const walk = (value: unknown): void => {
     if (typeof value === 'string') strings.add(value);
     else if (Array.isArray(value)) value.forEach(walk);
@@ -140,8 +141,13 @@ function readerText(html: string): string[] {
 
 /** The reader's text with every data string taken out. */
 function interfaceText(html: string, path: string): string[] {
-  const data = dataStrings(html, path);
+  const all = dataStrings(html, path);
+  // A short string (a letter, "in") is taken out only where it is the whole text: inside a
+  // longer one it would cut the interface's own words apart.
+  const whole = new Set(all.map((value) => value.trim()));
+  const data = all.filter((value) => value.trim().length >= 3);
   return readerText(html)
+    .filter((text) => !whole.has(text))
     .map((text) =>
       data
         .reduce((rest, value) => rest.split(value).join(' '), text)
