@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { benchDragDeep } from './app-drag.ts';
 import { benchAppFirstView, benchEmbedFirstView } from './app-first-view.ts';
 import { benchPreviewCards } from './preview-cards.ts';
+import { benchLanguages } from './languages.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
 import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
@@ -180,6 +181,15 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
         samples: smoke ? 1 : 5,
       })),
     ],
+  ],
+  [
+    '16',
+    () =>
+      benchLanguages({
+        conditions: conditionsOf([LOCAL], smoke ? [1] : [1, 4]),
+        rounds: smoke ? 1 : 5,
+        samples: smoke ? 2 : 6,
+      }),
   ],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];

@@ -67,6 +67,12 @@ test('the skip link and every control are reachable by keyboard with visible foc
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Catalogue Explorer' })).toBeFocused();
   await page.keyboard.press('Tab');
+  const picker = page.getByRole('combobox', { name: 'Language' });
+  await expect(picker).toBeFocused();
+  expect(await picker.evaluate((element) => getComputedStyle(element).outlineStyle)).not.toBe(
+    'none',
+  );
+  await page.keyboard.press('Tab');
   const box = page.getByRole('textbox', { name: 'Playlist ID, channel ID or YouTube link' });
   await expect(box).toBeFocused();
   const outline = await box.evaluate((element) => getComputedStyle(element).outlineStyle);

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { translationsFor } from '../src/server/rendering/translations.ts';
 import type { MessageId } from '../src/shared/i18n/message-id.ts';
 import { formatsFor } from '../src/shared/i18n/formats.ts';
-import { LOCALE_NAMES, PSEUDO_LOCALE, type CatalogLocale } from '../src/shared/locales.ts';
+import { LOCALE_NAMES, LOCALES, PSEUDO_LOCALE, type CatalogLocale } from '../src/shared/locales.ts';
 import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
 
 // The interface in other languages, in the browser: Arabic laid out right to left (rows with
@@ -168,7 +168,15 @@ test('the picker switches the page at once and the next load keeps the choice', 
 test('a Japanese page hydrates without a mismatch, with numbers as Japanese writes them', async ({
   page,
 }) => {
+  const catalogs: string[] = [];
+  page.on('request', (r) => {
+    // The catalog chunks are named for their locale (shared/i18n/catalog-plugin.ts).
+    const name = /\/assets\/([a-zA-Z-]+)-[\w-]{8}\.js$/.exec(new URL(r.url()).pathname)?.[1];
+    if (name && (LOCALES as readonly string[]).includes(name)) catalogs.push(name);
+  });
   await page.goto(`/playlist/${IDS.playlist5000}?hl=ja`);
+  // Only the page's own language is downloaded.
+  expect(catalogs).toEqual(['ja']);
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
   await expect(page.getByText(say('ja', 'list.videoCount', { count: 5000 })).first()).toContainText(
     formatsFor('ja').formatCount(5000),

@@ -69,3 +69,15 @@ describe('the render key: only what changes the server’s render', () => {
     expect(renderAddress(url, 'de').path).toBe(renderAddress(url).path);
   });
 });
+
+describe('the render key and the language', () => {
+  it('keys on the page’s language, never on how it was chosen', () => {
+    const url = (path: string) => new URL(path, 'http://explorer.test');
+    const english = renderAddress(url(`/playlist/${PLAYLIST}`), 'en');
+    const japanese = renderAddress(url(`/playlist/${PLAYLIST}`), 'ja');
+    expect(japanese.key).not.toBe(english.key);
+    expect(japanese.path).toBe(english.path);
+    // `?hl=ja` and a browser asking for Japanese render alike: `hl` is not in the rendered path.
+    expect(renderAddress(url(`/playlist/${PLAYLIST}?hl=ja`), 'ja')).toEqual(japanese);
+  });
+});

@@ -16,8 +16,8 @@ import { pseudoText } from './pseudo-text.ts';
 export const MESSAGES_DIR = fileURLToPath(new URL('../messages/', import.meta.url));
 
 /** The files a locale's catalog is read from (none for a locale not written yet). */
-export function catalogFiles(locale: string): string[] {
-  const dir = join(MESSAGES_DIR, locale);
+export function catalogFiles(locale: string, root = MESSAGES_DIR): string[] {
+  const dir = join(root, locale);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
@@ -26,9 +26,9 @@ export function catalogFiles(locale: string): string[] {
 }
 
 /** A locale's messages as written, every area together; an ID in two areas is an error. */
-export function readMessages(locale: string): Record<string, string> {
+export function readMessages(locale: string, root = MESSAGES_DIR): Record<string, string> {
   const messages: Record<string, string> = {};
-  for (const file of catalogFiles(locale)) {
+  for (const file of catalogFiles(locale, root)) {
     const area = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     for (const [id, message] of Object.entries(area)) {
       if (typeof message !== 'string') throw new Error(`${file}: ${id} is not a string`);
@@ -45,9 +45,9 @@ export function readMessages(locale: string): Record<string, string> {
  * every letter of its own text swapped for a look-alike: a word of the interface that does not
  * come through the catalog stands out in it (the "no string left behind" tests).
  */
-export function compileCatalog(locale: CatalogLocale): Messages {
-  const english = readMessages(DEFAULT_LOCALE);
-  const own = locale === PSEUDO_LOCALE ? english : { ...english, ...readMessages(locale) };
+export function compileCatalog(locale: CatalogLocale, root = MESSAGES_DIR): Messages {
+  const english = readMessages(DEFAULT_LOCALE, root);
+  const own = locale === PSEUDO_LOCALE ? english : { ...english, ...readMessages(locale, root) };
   const map = locale === PSEUDO_LOCALE ? pseudoText : undefined;
   const compiled: Messages = {};
   for (const [id, message] of Object.entries(own)) compiled[id] = compileMessage(message, map);
