@@ -125,7 +125,11 @@ export async function followChain<E extends EndpointName>(
       ahead = undefined;
     }
     // The next request leaves before this page is checked: the check overlaps its round trip.
-    const then = following(raw, next);
+    // Not if the list was written by someone else while this page was on its way (a whole-list
+    // walk that has read it all): the chain is no longer the list's, and the request would be a
+    // lookup spent on a page the list already holds.
+    const ours = !signal.aborted && queryClient.getQueryData(queryKey) === written;
+    const then = ours ? following(raw, next) : undefined;
     if (then !== undefined) ahead = fetchPageBody(endpoint, id, then, requests);
     try {
       newest = checkedPage(endpoint, raw);
