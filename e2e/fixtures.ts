@@ -1,5 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import type { E2EOptions } from '../playwright.config.ts';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import type { FaultSettings } from '../src/catalogue/fault-settings.ts';
@@ -102,6 +108,26 @@ export async function expectAccessible(page: Page): Promise<void> {
         `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
   expect(serious, 'serious or critical axe violations').toEqual([]);
+}
+
+/** Every page of a list, through the lookups the app uses, in order. */
+export async function listPages<P extends { continuation: string | null }>(
+  request: APIRequestContext,
+  endpoint: string,
+  id: string,
+): Promise<P[]> {
+  const pages: P[] = [];
+  let continuation: string | null = null;
+  do {
+    const query = new URLSearchParams({ id });
+    if (continuation !== null) query.set('continuation', continuation);
+    const response = await request.get(`/api/v1/${endpoint}?${query}`);
+    expect(response.ok()).toBe(true);
+    const page = (await response.json()) as P;
+    pages.push(page);
+    continuation = page.continuation;
+  } while (continuation !== null);
+  return pages;
 }
 
 /** Whether the element is (at least partly) inside the window now. */

@@ -2,8 +2,9 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { translationsFor } from '../src/server/rendering/translations.ts';
 import type { MessageId } from '../src/shared/i18n/message-id.ts';
 import { formatsFor } from '../src/shared/i18n/formats.ts';
-import { LOCALE_NAMES, LOCALES, PSEUDO_LOCALE, type CatalogLocale } from '../src/shared/locales.ts';
-import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
+import { LOCALES, PSEUDO_LOCALE, type CatalogLocale } from '../src/shared/locales.ts';
+import { expect, expectAccessible, IDS, listPages, ROWS, test } from './fixtures.ts';
+import { interfaceText, plainWords, stringsIn } from '../src/test-support/interface-text.ts';
 
 // The interface in other languages, in the browser: Arabic laid out right to left (rows with
 // their number on the right, the channel's tabs, the Whole list panel and find, mirrored, and
@@ -16,26 +17,10 @@ const say = (locale: CatalogLocale, id: MessageId, values?: Record<string, unkno
 
 /** Every string in a list's lookups: the data the interface shows as the service wrote it. */
 async function listStrings(request: APIRequestContext, endpoint: string, id: string) {
-  const strings = new Set<string>([id]);
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') strings.add(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  let continuation: string | null = null;
-  do {
-    const query = new URLSearchParams({ id });
-    if (continuation !== null) query.set('continuation', continuation);
-    const response = await request.get(`/api/v1/${endpoint}?${query}`);
-    expect(response.ok()).toBe(true);
-    const page = (await response.json()) as { continuation: string | null };
-    walk(page);
-    continuation = page.continuation;
-  } while (continuation !== null);
-  return strings;
+  return stringsIn(await listPages(request, endpoint, id), new Set([id]));
 }
 
-/** The text a reader meets (text, labels, the title), with every data string taken out. */
+/** The text a reader meets (text, labels, the title) that the interface itself wrote. */
 async function interfaceWords(page: Page, data: Set<string>): Promise<string[]> {
   const texts = await page.evaluate(() => {
     const out: string[] = [document.title];
@@ -48,22 +33,9 @@ async function interfaceWords(page: Page, data: Set<string>): Promise<string[]> 
           if (node.getAttribute(name)) out.push(node.getAttribute(name)!);
       }
     }
-    return out.map((text) => text.trim()).filter(Boolean);
+    return out;
   });
-  const all = [...data, ...Object.values(LOCALE_NAMES), PSEUDO_LOCALE];
-  // A short string (a letter, "in") is taken out only where it is the whole text: inside a
-  // longer one it would cut the interface's own words apart.
-  const whole = new Set(all.map((value) => value.trim()));
-  const known = all.filter((value) => value.trim().length >= 3).sort((a, b) => b.length - a.length);
-  return texts
-    .filter((text) => !whole.has(text))
-    .map((text) =>
-      known
-        .reduce((rest, value) => rest.split(value).join(' '), text)
-        .replace(/https?:\/\/\S+/g, ' ')
-        .trim(),
-    )
-    .filter((rest) => /[A-Za-z]{2,}/.test(rest));
+  return plainWords(interfaceText(texts, data));
 }
 
 test.describe('Arabic, right to left', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { ChannelVideo, PlaylistItem } from '../src/shared/catalogue-schema.ts';
-import { expect, expectAccessible, IDS, inViewport, ROWS, test } from './fixtures.ts';
+import { expect, expectAccessible, IDS, inViewport, listPages, ROWS, test } from './fixtures.ts';
 
 // The "Whole list" panel on the list views: load all (its cost first, a progress bar that can be
 // cancelled, what loaded stays), the exact total over the list or a shared range, find with
@@ -10,18 +10,8 @@ import { expect, expectAccessible, IDS, inViewport, ROWS, test } from './fixture
 
 /** Every item of a list, through the lookups the app uses. */
 async function allItems<T>(request: APIRequestContext, endpoint: string, id: string): Promise<T[]> {
-  const items: T[] = [];
-  let continuation: string | null = null;
-  do {
-    const query = new URLSearchParams({ id });
-    if (continuation !== null) query.set('continuation', continuation);
-    const response = await request.get(`/api/v1/${endpoint}?${query}`);
-    expect(response.ok()).toBe(true);
-    const page = (await response.json()) as { items: T[]; continuation: string | null };
-    items.push(...page.items);
-    continuation = page.continuation;
-  } while (continuation !== null);
-  return items;
+  const pages = await listPages<{ items: T[]; continuation: string | null }>(request, endpoint, id);
+  return pages.flatMap((page) => page.items);
 }
 
 /** H:MM:SS or M:SS, as the app writes durations. */

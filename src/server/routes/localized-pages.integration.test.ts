@@ -7,13 +7,13 @@ import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import { formatsFor } from '../../shared/i18n/formats.ts';
 import {
   directionOf,
-  LOCALE_NAMES,
   LOCALES,
   OPEN_GRAPH_LOCALES,
   PSEUDO_LOCALE,
   type CatalogLocale,
 } from '../../shared/locales.ts';
 import { hasServerBuild, stateOf, TEST_TEMPLATE } from '../../test-support/app-shell.ts';
+import { interfaceText, plainWords, stringsIn } from '../../test-support/interface-text.ts';
 import {
   startExplorerFixture,
   type ExplorerFixture,
@@ -98,21 +98,13 @@ const inLanguage = (path: string, locale: CatalogLocale) =>
   page(`${path}${path.includes('?') ? '&' : '?'}hl=${locale}`);
 
 /** Every string the page's data holds (titles, names, IDs): what the interface does not write. */
-function dataStrings(html: string, path: string): string[] {
-  // The path itself (the not-found view names it) and its parts (IDs).
-  const strings = new Set<string>([path.split('?')[0]!, ...path.split(/[/?&=]/).filter(Boolean)]);
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') strings.add(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(stateOf(html));
-  // The home page's examples: the demo catalogue's IDs and the platform's URL forms.
+function dataStrings(html: string, path: string): Set<string> {
+  // The path itself (the not-found view names it) and its parts (IDs), the query cache, and the
+  // home page's examples (the demo catalogue's IDs).
+  const strings = stringsIn(stateOf(html));
+  for (const part of [path.split('?')[0]!, ...path.split(/[/?&=]/)]) strings.add(part);
   for (const id of Object.values(FIXTURE_IDS)) strings.add(id);
-  // The picker names each language in its own words.
-  for (const name of Object.values(LOCALE_NAMES)) strings.add(name);
-  strings.add(PSEUDO_LOCALE);
-  return [...strings].filter((s) => s.trim() !== '').sort((a, b) => b.length - a.length);
+  return strings;
 }
 
 const SKIPPED = new Set(['script', 'style', 'template', 'noscript']);
@@ -140,22 +132,8 @@ function readerText(html: string): string[] {
 }
 
 /** The reader's text with every data string taken out. */
-function interfaceText(html: string, path: string): string[] {
-  const all = dataStrings(html, path);
-  // A short string (a letter, "in") is taken out only where it is the whole text: inside a
-  // longer one it would cut the interface's own words apart.
-  const whole = new Set(all.map((value) => value.trim()));
-  const data = all.filter((value) => value.trim().length >= 3);
-  return readerText(html)
-    .filter((text) => !whole.has(text))
-    .map((text) =>
-      data
-        .reduce((rest, value) => rest.split(value).join(' '), text)
-        .replace(/https?:\/\/\S+/g, ' ')
-        .trim(),
-    )
-    .filter(Boolean);
-}
+const interfaceTextOf = (html: string, path: string) =>
+  interfaceText(readerText(html), dataStrings(html, path));
 
 describe.skipIf(!hasServerBuild)('every view in every language', () => {
   it.each<CatalogLocale>([...LOCALES, PSEUDO_LOCALE])(
@@ -177,8 +155,8 @@ describe.skipIf(!hasServerBuild)('every view in every language', () => {
     const unwrapped: string[] = [];
     for (const [view, path] of Object.entries(VIEWS)) {
       const { text } = await inLanguage(path, PSEUDO_LOCALE);
-      for (const rest of interfaceText(text, path))
-        if (/[A-Za-z]{2,}/.test(rest)) unwrapped.push(`${view}: ${rest}`);
+      for (const rest of plainWords(interfaceTextOf(text, path)))
+        unwrapped.push(`${view}: ${rest}`);
     }
     expect(unwrapped).toEqual([]);
   });
@@ -188,7 +166,7 @@ describe.skipIf(!hasServerBuild)('every view in every language', () => {
     async (locale) => {
       for (const path of Object.values(VIEWS)) {
         const { text } = await inLanguage(path, locale);
-        const words = interfaceText(text, path).join(' \n ');
+        const words = interfaceTextOf(text, path).join(' \n ');
         for (const word of ENGLISH_WORDS)
           expect(words, `${path}: “${word}”`).not.toMatch(
             new RegExp(`(?<![A-Za-z])${word}(?![A-Za-z])`),
