@@ -23,6 +23,9 @@ import type { DemoEntry } from '../../shared/explorer-api.ts';
 import { notFound, unknownApi } from '../routes/not-found.ts';
 import { thumbnails } from '../routes/thumbnails.ts';
 import { cards } from '../routes/cards.ts';
+import { feeds } from '../routes/feeds.ts';
+import { createFeedSource } from '../feeds/feed-source.ts';
+import { FEEDS_PREFIX } from '../../shared/feeds.ts';
 import { CARDS_PREFIX } from '../cards/card-address.ts';
 import type { PreviewCards } from '../cards/preview-cards.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
@@ -125,6 +128,14 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
 
   app.get(`${THUMBNAIL_PREFIX}*`, thumbnails(options.thumbnails ?? null));
   app.get(`${CARDS_PREFIX}/*`, cards(options.cards ?? null, trustProxy));
+  app.get(
+    `${FEEDS_PREFIX}/*`,
+    feeds({
+      feedSource: createFeedSource({ pageSource, channelTitles: options.channelTitles }),
+      publicUrl,
+      trustProxy,
+    }),
+  );
 
   app.get(
     '*',

@@ -92,6 +92,8 @@ interface Head {
   oembed?: string;
   /** og:locale:alternate, in order. */
   alternates: string[];
+  /** The feeds named for autodiscovery: type and href. */
+  feeds: Array<{ type: string; href: string }>;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
@@ -109,8 +111,22 @@ function readHead(head: string): Head {
   const OEMBED =
     /^<link rel="alternate" type="application\/json\+oembed" href="([^"<>]*)" title="([^"<>]*)" \/>$/;
   expect(head).not.toContain("'");
-  const read: Head = { title: '', canonical: undefined, meta: {}, jsonLd: [], alternates: [] };
+  const read: Head = {
+    title: '',
+    canonical: undefined,
+    meta: {},
+    jsonLd: [],
+    alternates: [],
+    feeds: [],
+  };
+  const FEED =
+    /^<link rel="alternate" type="(application\/atom\+xml|application\/rss\+xml|application\/feed\+json)" href="([^"<>]*)" title="[^"<>]*" \/>$/;
   for (const line of head.split('\n')) {
+    const feed = FEED.exec(line);
+    if (feed) {
+      read.feeds.push({ type: feed[1]!, href: unescape(feed[2]!) });
+      continue;
+    }
     const oembed = OEMBED.exec(line);
     if (oembed) {
       expect(read.oembed, 'oEmbed discovery once').toBeUndefined();
@@ -164,6 +180,15 @@ function expectPreview(head: string, expected: Expected) {
   const { meta } = read;
   if (typeof expected.description === 'string') expect(meta.description).toBe(expected.description);
   else expect(meta.description).toMatch(expected.description);
+  // A list's view names its feeds (the channel's videos for either tab); nothing else has any.
+  const list = /^\/(playlist|channel)\/([^/?]+)/.exec(new URL(expected.url).pathname);
+  if (expected.notFound || list === null) expect(read.feeds).toEqual([]);
+  else
+    expect(read.feeds.map((feed) => feed.href)).toEqual(
+      ['atom', 'rss', 'json'].map(
+        (extension) => `${ORIGIN}/feeds/${list[1]}/${list[2]}.${extension}`,
+      ),
+    );
   if (expected.notFound) {
     expect(read.canonical).toBeUndefined();
     expect(meta.robots).toBe('noindex');
@@ -454,6 +479,7 @@ describe('the image’s type', () => {
             image: { url, width: 336, height: 188 },
             card: null,
             embeddable: false,
+            feed: null,
             structured: null,
             notFound: false,
             failed: false,

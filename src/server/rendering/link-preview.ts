@@ -40,6 +40,14 @@ import type { I18n } from '@lingui/core';
 import { structuredDataTags, type StructuredView } from './structured-data.ts';
 import { CARD_HEIGHT, CARD_WIDTH, cardPath } from '../cards/card-address.ts';
 import { OEMBED_PATH } from '../../shared/oembed.ts';
+import { FEED_FORMATS, feedPath, type FeedFormat, type FeedList } from '../../shared/feeds.ts';
+
+/** The feeds a view's head names, Atom first (what a reader takes when it takes the first). */
+const FEED_LABELS: ReadonlyArray<[FeedFormat, string]> = [
+  ['atom', 'Atom'],
+  ['rss', 'RSS'],
+  ['json', 'JSON Feed'],
+];
 
 export { publicOrigin, type PublicOriginOptions } from './public-origin.ts';
 
@@ -77,6 +85,8 @@ export interface LinkPreview {
   card: string | null;
   /** A list's view, which oEmbed embeds (routes/oembed.ts): its head names the provider. */
   embeddable: boolean;
+  /** The list whose feeds (routes/feeds.ts) the head names, for feed readers to find. */
+  feed: { list: FeedList; id: string } | null;
   /** The view's first page for its JSON-LD (structured-data.ts); null when there is none. */
   structured: StructuredView | null;
   notFound: boolean;
@@ -159,6 +169,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       image: null,
       card: null,
       embeddable: false,
+      feed: null,
       structured: null,
       notFound: true,
       failed: false,
@@ -192,6 +203,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         image: null,
         card: null,
         embeddable: true,
+        feed: { list: 'playlist', id },
         structured: null,
         notFound: false,
         failed: false,
@@ -210,6 +222,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       image: largestThumbnail(info.thumbnails),
       card: cardPath(playlistPath(id)),
       embeddable: true,
+      feed: { list: 'playlist', id },
       structured: {
         kind: 'playlist',
         id,
@@ -266,6 +279,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       image: firstPage === undefined ? null : firstItemThumbnail(firstPage),
       card: firstPage === undefined ? null : cardPath(channelPath(id, tab)),
       embeddable: true,
+      feed: { list: 'channel', id },
       structured:
         firstPage === undefined
           ? null
@@ -311,6 +325,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         image: null,
         card: cardPath(homePath()),
         embeddable: false,
+        feed: null,
         structured: null,
         notFound: false,
         failed: false,
@@ -418,6 +433,14 @@ export function renderHead(preview: LinkPreview, origin: string): string {
     tags.push(
       `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(`${origin}${OEMBED_PATH}?${query}`)}" title="${escapeHtml(preview.title)}" />`,
     );
+  }
+  if (preview.feed && !preview.notFound && !preview.failed) {
+    // Feed autodiscovery: a reader given the view's address finds its feeds in each format.
+    const { list, id } = preview.feed;
+    for (const [format, label] of FEED_LABELS)
+      tags.push(
+        `<link rel="alternate" type="${FEED_FORMATS[format].type}" href="${escapeHtml(`${origin}${feedPath(list, id, format)}`)}" title="${escapeHtml(`${preview.title} (${label})`)}" />`,
+      );
   }
   if (preview.structured && !preview.notFound && !preview.failed)
     tags.push(structuredDataTags(preview.structured, origin));

@@ -1,0 +1,253 @@
+import type {
+  ChannelVideosPage,
+  PlaylistItem,
+  PlaylistPage,
+  Thumbnail,
+} from '../../shared/catalogue-schema.ts';
+import type { FeedAddress, FeedList } from '../../shared/feeds.ts';
+import type { ProblemCode } from '../../shared/problem-codes.ts';
+import type { PageSource } from '../pages/page-source.ts';
+import type { StoredPage } from '../pages/page-entry.ts';
+import { readStored } from '../rendering/cached-pages.ts';
+import type { ChannelTitles } from '../rendering/channel-titles.ts';
+import { publishedDate } from './published-date.ts';
+
+// What a list's feed holds, read through the page source (its cache, merging, quota and the
+// client's allowance, like every other read):
+// - a channel: its newest videos, the first page of its videos (newest first, spec §3.2);
+// - a playlist: its end, where the platform adds new items by default, the last FEED_SIZE
+//   items, the most recently added first. Not its first page, which for a playlist that grows
+//   holds its oldest items. The first read of a long playlist walks its chain once (a lookup
+//   per hundred items, cached pages free); after that the playlist's tail is kept here, and a
+//   poll costs the first page only (one lookup per freshness window at most, however many
+//   readers poll): an unchanged `totalItems` means an unchanged tail, and a changed one is read
+//   from the last page known onwards, not from the start.
+
+/** Items a feed holds. */
+export const FEED_SIZE = 50;
+/** A playlist holds at most 5,000 items (spec §3.1): 50 pages, with room for a short page. */
+const MAX_PAGES = 60;
+/** Playlists whose tail is kept, and items whose first date is (least recently used out). */
+const MAX_TAILS = 1_000;
+const MAX_DATES = 50_000;
+
+export interface FeedItem {
+  videoId: string;
+  title: string;
+  channelId: string | null;
+  channelTitle: string | null;
+  thumbnail: Thumbnail | null;
+  description: string | null;
+  /** Position in the playlist (1-based); null for a channel's video. */
+  position: number | null;
+  /** From the service's relative text, else when the explorer first saw the item. */
+  published: Date;
+}
+
+export interface FeedContent {
+  list: FeedList;
+  id: string;
+  title: string;
+  description: string;
+  /** The channel that owns the list, when known. */
+  channelId: string | null;
+  channelTitle: string | null;
+  image: Thumbnail | null;
+  items: FeedItem[];
+  /** How the items are ordered, for the feed's own description. */
+  order: 'newest-first' | 'last-added-first';
+}
+
+export type FeedAnswer =
+  | { kind: 'feed'; content: FeedContent }
+  | {
+      kind: 'problem';
+      status: number;
+      code: ProblemCode;
+      detail: string;
+      retryAfterSeconds?: number;
+    };
+
+export interface FeedSource {
+  read(address: Pick<FeedAddress, 'list' | 'id'>, client: string): Promise<FeedAnswer>;
+}
+
+interface Tail {
+  /** The first page's `totalItems` when the tail was read. */
+  totalItems: number;
+  /** The continuation of the last page (undefined: the first page is the last). */
+  lastParam: string | undefined;
+  items: PlaylistItem[];
+}
+
+/** Least recently used out, past `max`. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
+export function createFeedSource(options: {
+  pageSource: Pick<PageSource, 'get'>;
+  channelTitles?: Pick<ChannelTitles, 'get'>;
+  now?: () => number;
+}): FeedSource {
+  const { pageSource, channelTitles, now = Date.now } = options;
+  const tails = new Map<string, Tail>();
+  const firstDates = new Map<string, Date>();
+
+  /** A stable date per item: the first one worked out is kept, so a feed does not drift. */
+  const dateOf = (key: string, text: string | null, fetchedAt: number): Date => {
+    const known = firstDates.get(key);
+    if (known) return known;
+    const date = publishedDate(text, fetchedAt) ?? new Date(fetchedAt);
+    remember(firstDates, key, date, MAX_DATES);
+    return date;
+  };
+
+  type Read<T> = { page: T; fetchedAt: number } | Extract<FeedAnswer, { kind: 'problem' }>;
+
+  const readPage = async <T>(
+    endpoint: 'playlist' | 'channel-videos',
+    id: string,
+    continuation: string | undefined,
+    client: string,
+  ): Promise<Read<T>> => {
+    const answer = await pageSource.get({ endpoint, id, continuation }, client);
+    if (answer.kind === 'problem') {
+      const { status, code, detail, retryAfterSeconds } = answer;
+      return { kind: 'problem', status, code, detail, retryAfterSeconds };
+    }
+    const page = readStored<T>(answer.page as StoredPage);
+    if (page === null) {
+      const detail = 'The catalogue sent a page the explorer cannot read.';
+      return { kind: 'problem', status: 502, code: 'upstream_bad_response', detail };
+    }
+    return { page, fetchedAt: now() };
+  };
+
+  async function channel(id: string, client: string): Promise<FeedAnswer> {
+    const read = await readPage<ChannelVideosPage>('channel-videos', id, undefined, client);
+    if ('kind' in read) return read;
+    const name = channelTitles?.get(id) ?? null;
+    return {
+      kind: 'feed',
+      content: {
+        list: 'channel',
+        id,
+        title: name ?? id,
+        description: name ?? id,
+        channelId: id,
+        channelTitle: name,
+        image: read.page.items[0]?.thumbnails.at(-1) ?? null,
+        order: 'newest-first',
+        items: read.page.items.slice(0, FEED_SIZE).map((video) => ({
+          videoId: video.id,
+          title: video.title,
+          channelId: id,
+          channelTitle: name,
+          thumbnail: largest(video.thumbnails),
+          description: video.descriptionSnippet,
+          position: null,
+          published: dateOf(`v ${video.id}`, video.publishedText, read.fetchedAt),
+        })),
+      },
+    };
+  }
+
+  /** The playlist's last items, from `from` (a page's continuation, or the first page's). */
+  async function walkTail(
+    id: string,
+    first: PlaylistPage,
+    from: Tail | undefined,
+    client: string,
+  ): Promise<Tail | Extract<FeedAnswer, { kind: 'problem' }>> {
+    let items = from ? [...from.items] : [...first.items];
+    let lastParam = from?.lastParam;
+    let next: string | null = first.continuation;
+    if (from?.lastParam !== undefined) {
+      // The last page known, read again: the items added since begin there.
+      const again = await readPage<PlaylistPage>('playlist', id, from.lastParam, client);
+      if ('kind' in again) return again;
+      items = merge(items, again.page.items);
+      next = again.page.continuation;
+    }
+    for (let pages = 0; next !== null && pages < MAX_PAGES; pages++) {
+      const read = await readPage<PlaylistPage>('playlist', id, next, client);
+      if ('kind' in read) return read;
+      lastParam = next;
+      items = merge(items, read.page.items);
+      next = read.page.continuation;
+    }
+    return { totalItems: first.info?.totalItems ?? items.length, lastParam, items };
+  }
+
+  async function playlist(id: string, client: string): Promise<FeedAnswer> {
+    const read = await readPage<PlaylistPage>('playlist', id, undefined, client);
+    if ('kind' in read) return read;
+    const info = read.page.info;
+    const known = tails.get(id);
+    let tail: Tail;
+    if (known !== undefined && info !== undefined && known.totalItems === info.totalItems) {
+      tail = known;
+    } else {
+      // Grown: from the last page known; shrunk or never read: from the start.
+      const from =
+        known !== undefined && info !== undefined && info.totalItems > known.totalItems
+          ? known
+          : undefined;
+      const walked = await walkTail(id, read.page, from, client);
+      // A failure part way: the tail known still stands in, else the failure is the answer.
+      if ('kind' in walked) {
+        if (known === undefined) return walked;
+        tail = known;
+      } else {
+        tail = walked;
+        remember(tails, id, tail, MAX_TAILS);
+      }
+    }
+    const channelId = info?.channelId ?? null;
+    return {
+      kind: 'feed',
+      content: {
+        list: 'playlist',
+        id,
+        title: info?.title || id,
+        description: info?.description ?? '',
+        channelId,
+        channelTitle: info?.channelTitle ?? null,
+        image: largest(info?.thumbnails ?? []),
+        order: 'last-added-first',
+        items: tail.items
+          .slice(-FEED_SIZE)
+          .reverse()
+          .map((item) => ({
+            videoId: item.id,
+            title: item.title,
+            channelId: item.channelId,
+            channelTitle: item.channelTitle,
+            thumbnail: largest(item.thumbnails),
+            description: null,
+            position: item.index,
+            published: dateOf(`v ${item.id}`, item.publishedText, read.fetchedAt),
+          })),
+      },
+    };
+  }
+
+  return {
+    read: ({ list, id }, client) =>
+      list === 'channel' ? channel(id, client) : playlist(id, client),
+  };
+}
+
+/** `kept` with `page`'s items in place (by position), only the last FEED_SIZE kept. */
+function merge(kept: PlaylistItem[], page: readonly PlaylistItem[]): PlaylistItem[] {
+  const byIndex = new Map(kept.map((item) => [item.index, item]));
+  for (const item of page) byIndex.set(item.index, item);
+  return [...byIndex.values()].sort((a, b) => a.index - b.index).slice(-FEED_SIZE);
+}
+
+function largest(thumbnails: readonly Thumbnail[]): Thumbnail | null {
+  return [...thumbnails].sort((a, b) => b.width - a.width)[0] ?? null;
+}

@@ -1,0 +1,84 @@
+import { hash } from 'node:crypto';
+import type { Handler } from 'hono';
+import { FEED_FORMATS, readFeedPath, type FeedFormat } from '../../shared/feeds.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { problemResponse, respond } from '../http/responses.ts';
+import { feedDocument, feedUpdated } from '../feeds/feed-documents.ts';
+import type { FeedSource } from '../feeds/feed-source.ts';
+import { publicOrigin } from '../rendering/public-origin.ts';
+
+// `GET /feeds/{playlist|channel}/ID[.atom|.rss|.json]`: a list's feed (feeds/). A feed reader
+// polls: every poll is answered from the page source's cache while the list's pages are fresh
+// (one upstream lookup per freshness window at most, however many readers poll, merged when
+// they poll at once), and with a validator, so that a poll of an unchanged feed is a 304.
+
+/** As long as a channel's newest page stays fresh in the cache (page-source.ts). */
+const MAX_AGE_SECONDS = 300;
+
+/** The format an Accept header asks for, when the path names none: Atom unless told otherwise. */
+function negotiate(accept: string | undefined): FeedFormat {
+  const wanted = (accept ?? '').toLowerCase();
+  if (wanted.includes(FEED_FORMATS.json.type) || wanted.includes('application/json')) return 'json';
+  if (wanted.includes(FEED_FORMATS.rss.type)) return 'rss';
+  return 'atom';
+}
+
+export interface FeedRouteOptions {
+  feedSource: FeedSource;
+  publicUrl?: string;
+  trustProxy: boolean;
+}
+
+export function feeds({ feedSource, publicUrl, trustProxy }: FeedRouteOptions): Handler<AppEnv> {
+  return async (c) => {
+    c.get('log').route = 'feed';
+    const instance = c.req.path;
+    const address = readFeedPath(c.req.path);
+    if (address === null)
+      return problemResponse(
+        'not_found',
+        'There is no such feed: a feed is /feeds/playlist/ID or /feeds/channel/ID.',
+        {
+          instance,
+        },
+      );
+    const answer = await feedSource.read(address, clientAddress(c, trustProxy));
+    if (answer.kind === 'problem') {
+      // A list the catalogue does not have has no feed: a problem, never an empty feed.
+      if (answer.status === 404 || answer.status === 400)
+        return problemResponse('not_found', `The catalogue has no ${address.list} ${address.id}.`, {
+          instance,
+        });
+      return problemResponse(answer.code, answer.detail, {
+        instance,
+        retryAfterSeconds: answer.retryAfterSeconds,
+      });
+    }
+    const format = address.format ?? negotiate(c.req.header('accept'));
+    const origin = publicOrigin(c.req.raw, { publicUrl, trustProxy });
+    const body = feedDocument(answer.content, format, origin);
+    const etag = `"${hash('sha1', body, 'base64url')}"`;
+    const updated = feedUpdated(answer.content);
+    const headers: Record<string, string> = {
+      ETag: etag,
+      'Cache-Control': `public, max-age=${MAX_AGE_SECONDS}`,
+      // Without an extension the answer depends on Accept.
+      ...(address.format === undefined ? { Vary: 'Accept' } : {}),
+      ...(updated.getTime() > 0 ? { 'Last-Modified': updated.toUTCString() } : {}),
+    };
+    const ifNoneMatch = c.req.header('if-none-match');
+    const since = Date.parse(c.req.header('if-modified-since') ?? '');
+    const unchanged =
+      ifNoneMatch !== undefined
+        ? ifNoneMatch.split(',').some((tag) => [etag, '*', `W/${etag}`].includes(tag.trim()))
+        : Number.isFinite(since) &&
+          updated.getTime() > 0 &&
+          Math.floor(updated.getTime() / 1000) * 1000 <= since;
+    if (unchanged) return respond(304, null, headers);
+    return respond(200, body, {
+      ...headers,
+      'Content-Type': `${FEED_FORMATS[format].type}; charset=utf-8`,
+    });
+  };
+}

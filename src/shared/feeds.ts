@@ -1,0 +1,50 @@
+import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN } from './id-patterns.ts';
+
+// A list's feed: `/feeds/playlist/ID` and `/feeds/channel/ID` (the channel's videos), in
+// Atom, RSS 2.0 or JSON Feed 1.1, named by an extension (`.atom`, `.rss`, `.json`) or, without
+// one, by the Accept header (Atom when it names none of them). Read by the server's route and by
+// the views' heads, which point feed readers at them.
+
+export const FEEDS_PREFIX = '/feeds';
+
+export const FEED_FORMATS = {
+  atom: { extension: 'atom', type: 'application/atom+xml' },
+  rss: { extension: 'rss', type: 'application/rss+xml' },
+  json: { extension: 'json', type: 'application/feed+json' },
+} as const;
+
+export type FeedFormat = keyof typeof FEED_FORMATS;
+export type FeedList = 'playlist' | 'channel';
+
+export function feedPath(list: FeedList, id: string, format?: FeedFormat): string {
+  const extension = format === undefined ? '' : `.${FEED_FORMATS[format].extension}`;
+  return `${FEEDS_PREFIX}/${list}/${encodeURIComponent(id)}${extension}`;
+}
+
+export interface FeedAddress {
+  list: FeedList;
+  id: string;
+  /** Named by the path; undefined: the Accept header chooses. */
+  format?: FeedFormat;
+}
+
+const FEED_PATH = /^\/feeds\/(playlist|channel)\/([^/.]+)(?:\.(atom|rss|json))?$/;
+
+/** The feed a path names; null for anything else, a malformed ID included. */
+export function readFeedPath(pathname: string): FeedAddress | null {
+  const match = FEED_PATH.exec(pathname);
+  if (!match) return null;
+  const [, list, raw, extension] = match as unknown as [string, FeedList, string, string?];
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  const pattern = list === 'playlist' ? PLAYLIST_ID_PATTERN : CHANNEL_ID_PATTERN;
+  if (!pattern.test(id)) return null;
+  const format = (Object.keys(FEED_FORMATS) as FeedFormat[]).find(
+    (name) => FEED_FORMATS[name].extension === extension,
+  );
+  return { list, id, format };
+}
