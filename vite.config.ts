@@ -49,6 +49,12 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         ],
       },
+  // The follow list's import reader (src/app/following/import-worker.ts): an ES module worker,
+  // its map written as the app's are (positions and names, no sources).
+  worker: {
+    format: 'es',
+    rolldownOptions: { output: { sourcemapExcludeSources: true } },
+  },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

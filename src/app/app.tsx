@@ -8,6 +8,7 @@ import {
   ChannelRoute,
   EmbedChannelRoute,
   EmbedPlaylistRoute,
+  FollowingRoute,
   HomeRoute,
   PlatformLinkRoute,
   PlaylistRoute,
@@ -18,6 +19,7 @@ import {
 
 const VIEWS: Record<RouteName, ReactNode> = {
   home: <HomeRoute />,
+  following: <FollowingRoute />,
   // The platform's own URL forms, with our host.
   platformPlaylist: <PlatformLinkRoute />,
   platformWatch: <PlatformLinkRoute />,

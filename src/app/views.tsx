@@ -45,6 +45,7 @@ const loadPlaylist = chunk(() => import('./routes/playlist-route.tsx'));
 const loadChannel = chunk(() => import('./routes/channel-routes.tsx'));
 const loadPlatformLink = chunk(() => import('./routes/platform-link-route.tsx'));
 const loadEmbed = chunk(() => import('./routes/embed-route.tsx'));
+const loadFollowing = chunk(() => import('./following/following-route.tsx'));
 
 /** A route element for `pick(module)`, suspending only while the chunk downloads. */
 function view<M, P extends object>(
@@ -63,6 +64,7 @@ export const ChannelRoute = view(loadChannel, (m) => m.ChannelRoute);
 export const PlatformLinkRoute = view(loadPlatformLink, (m) => m.PlatformLinkRoute);
 export const EmbedPlaylistRoute = view(loadEmbed, (m) => m.EmbedPlaylistRoute);
 export const EmbedChannelRoute = view(loadEmbed, (m) => m.EmbedChannelRoute);
+export const FollowingRoute = view(loadFollowing, (m) => m.FollowingRoute);
 
 const loaders: Record<AppView, () => Promise<unknown>> = {
   home: loadHome,
@@ -70,6 +72,7 @@ const loaders: Record<AppView, () => Promise<unknown>> = {
   channel: loadChannel,
   'platform-link': loadPlatformLink,
   embed: loadEmbed,
+  following: loadFollowing,
 };
 
 /** Starts downloading the views a path needs; settles when they are in (or failed). */

@@ -151,7 +151,9 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
         now: now(),
       });
       if (!result.ok) return problemResponse(c, result.code, result.detail);
-      return c.json(skewTotal(result.page, faults.settings.totalItemsSkew), 200, {
+      const grown =
+        name === 'playlist' ? appendItems(result.page, id, faults.settings.appendItems) : result.page;
+      return c.json(skewTotal(grown, faults.settings.totalItemsSkew), 200, {
         'Cache-Control': 'no-store',
       });
     });
@@ -164,6 +166,40 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
   });
 
   return app;
+}
+
+interface PlaylistPageShape {
+  info?: { totalItems: number };
+  items: Array<Record<string, unknown> & { index: number }>;
+  continuation: string | null;
+}
+
+/**
+ * The `appendItems` switch: the playlist's first page counts the new items, and its last page
+ * (the one without a continuation) holds them after its own, as far as it has room.
+ */
+function appendItems(page: unknown, id: string, append: FaultSettings['appendItems']): unknown {
+  if (append === null || append.playlistId !== id) return page;
+  const shape = page as PlaylistPageShape;
+  const grown: PlaylistPageShape = {
+    ...shape,
+    info: shape.info && { ...shape.info, totalItems: shape.info.totalItems + append.count },
+  };
+  const last = shape.items.at(-1);
+  if (shape.continuation !== null || last === undefined) return grown;
+  const room = Math.min(append.count, 100 - shape.items.length);
+  const added = Array.from({ length: room }, (_, i) => {
+    const n = last.index + i + 1;
+    return {
+      ...last,
+      index: n,
+      id: `New${String(n).padStart(8, '0')}`,
+      title: `New video ${n}`,
+      viewsText: '0 views',
+      publishedText: '1 minute ago',
+    };
+  });
+  return { ...grown, items: [...shape.items, ...added] };
 }
 
 /** The `totalItemsSkew` switch: a playlist's first page states a length it does not have. */

@@ -46,6 +46,13 @@ export const faultSettingsSchema = z.object({
    * and private videos are counted but not listed), and clients must cope with either sign.
    */
   totalItemsSkew: z.number().int().min(-100_000).max(100_000),
+  /**
+   * A playlist gains `count` new items at its end, on its last page (as far as that page has
+   * room): what a list someone follows does between two visits.
+   */
+  appendItems: z
+    .object({ playlistId: z.string().min(1), count: z.number().int().min(1).max(100) })
+    .nullable(),
 });
 
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
@@ -60,9 +67,13 @@ export const NO_FAULTS: FaultSettings = {
   retryAfterSeconds: 2,
   failNext: null,
   totalItemsSkew: 0,
+  appendItems: null,
 };
 
-const SPEC_KEYS: Record<string, keyof Omit<FaultSettings, 'failNext' | 'latencyMaxMs'>> = {
+const SPEC_KEYS: Record<
+  string,
+  keyof Omit<FaultSettings, 'failNext' | 'latencyMaxMs' | 'appendItems'>
+> = {
   'total-skew': 'totalItemsSkew',
   latency: 'latencyMs',
   'latency-seed': 'latencySeed',

@@ -7,7 +7,7 @@ import { decodeOrNull } from './percent-decoding.ts';
 // code) and every link the app builds read this module; nothing else spells a route.
 
 /** The app's views, each a code chunk of its own. */
-export type AppView = 'home' | 'playlist' | 'channel' | 'platform-link' | 'embed';
+export type AppView = 'home' | 'playlist' | 'channel' | 'platform-link' | 'embed' | 'following';
 
 export type ChannelTab = 'videos' | 'playlists';
 
@@ -17,6 +17,8 @@ export type ChannelTab = 'videos' | 'playlists';
  */
 export const ROUTE_PATTERNS = {
   home: '/',
+  // The lists a reader follows, kept in their browser: what is new in each.
+  following: '/following',
   platformPlaylist: '/playlist',
   platformWatch: '/watch',
   playlist: '/playlist/:id',
@@ -34,6 +36,7 @@ export type RouteName = keyof typeof ROUTE_PATTERNS;
 /** The views a route needs, in the order they show. */
 const ROUTE_VIEWS: Record<RouteName, readonly AppView[]> = {
   home: ['home'],
+  following: ['following'],
   // A small view reads the platform's query string, then opens the playlist.
   platformPlaylist: ['platform-link', 'playlist'],
   platformWatch: ['platform-link', 'playlist'],
@@ -53,6 +56,7 @@ export const VIEW_MODULES: Record<AppView, string> = {
   channel: 'src/app/routes/channel-routes.tsx',
   'platform-link': 'src/app/routes/platform-link-route.tsx',
   embed: 'src/app/routes/embed-route.tsx',
+  following: 'src/app/following/following-route.tsx',
 };
 
 export interface RouteMatch {
@@ -121,6 +125,7 @@ export function requestedList(pathname: string, search: URLSearchParams): ListLo
       case 'embedChannelPlaylists':
         return { endpoint: 'channel-playlists', id: match.id };
       case 'home':
+      case 'following':
         return null;
     }
   })();
@@ -160,6 +165,10 @@ export function platformLinkPath(pathname: string, search: URLSearchParams): str
 
 export function homePath(): string {
   return ROUTE_PATTERNS.home;
+}
+
+export function followingPath(): string {
+  return ROUTE_PATTERNS.following;
 }
 
 /** `/playlist/ID`, opened at a 1-based position or at a video when given (the index wins). */

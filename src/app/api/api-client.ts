@@ -25,10 +25,15 @@ async function readProblem(response: Response) {
  * Sends a GET and answers the response when its status is a success; any other status, or no
  * answer at all, is thrown as an ApiError (with the problem document the server sent).
  */
-export async function request(url: string, signal?: AbortSignal, accept = 'application/json') {
+export async function request(
+  url: string,
+  signal?: AbortSignal,
+  accept = 'application/json',
+  cache: RequestCache = 'default',
+) {
   let response: Response;
   try {
-    response = await fetch(url, { signal, headers: { Accept: accept } });
+    response = await fetch(url, { signal, headers: { Accept: accept }, cache });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError('network', 'Could not reach the explorer server.', { cause: error });

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { FollowButton } from '../following/follow-button.tsx';
 import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
 import type { MessageId } from '../../shared/i18n/message-id.ts';
 import { platformChannelUrl } from '../../shared/platform-links.ts';
@@ -46,6 +47,7 @@ export function ChannelHeader({
             {id}
           </span>
         )}
+        <FollowButton kind="channel" id={id} title={title} />
       </p>
       <nav
         aria-label={t('channel.sections.label')}

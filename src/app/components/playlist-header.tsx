@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { FollowButton } from '../following/follow-button.tsx';
 import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistInfo } from '../../shared/catalogue-schema.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
@@ -68,6 +69,7 @@ export function PlaylistHeader({ info }: { info: PlaylistInfo }) {
         )}
         <p className="mt-3 text-sm">
           <OpenOnPlatform href={safeExternalUrl(info.url, platformPlaylistUrl(info.id))} />
+          <FollowButton kind="playlist" id={info.id} title={info.title} />
         </p>
       </div>
     </header>

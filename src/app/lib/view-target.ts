@@ -76,6 +76,7 @@ const PLATFORM_ONLY_CHANNEL_TAB = /^(\/channel\/[^/]+)\/(?:featured|streams|shor
 function readRoute(match: RouteMatch, query: URLSearchParams): ReadResult | null {
   switch (match.route) {
     case 'home':
+    case 'following':
       return null;
     case 'platformPlaylist':
       return playlistFromQuery(query);

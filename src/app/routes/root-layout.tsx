@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { homePath } from '../../shared/app-routes.ts';
+import { followingPath, homePath } from '../../shared/app-routes.ts';
 import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
 import { useHydrationMark } from '../hooks/use-hydration-mark.ts';
@@ -34,7 +34,18 @@ export function RootLayout() {
             <img src="/favicon.svg" alt="" width="24" height="24" className="size-6" />
             {t('app.name')}
           </Link>
-          <LanguagePicker />
+          <div className="flex items-center gap-3">
+            <Link
+              to={followingPath()}
+              className={cx(
+                'rounded text-sm font-semibold text-zinc-800 hover:underline dark:text-zinc-200',
+                FOCUS_RING_OUTSIDE,
+              )}
+            >
+              {t('following.title')}
+            </Link>
+            <LanguagePicker />
+          </div>
         </div>
       </header>
       <main

@@ -7,6 +7,7 @@ import type {
 } from '../../shared/catalogue-schema.ts';
 import {
   channelPath,
+  followingPath,
   homePath,
   listForUrl,
   matchAppRoute,
@@ -139,6 +140,7 @@ const CHANNEL_TAB_LABEL = {
 /** What a not-found URL of each route failed to name. */
 const NOT_FOUND_DESCRIPTION = {
   home: 'preview.notFound.page',
+  following: 'preview.notFound.page',
   platformPlaylist: 'preview.notFound.playlist',
   platformWatch: 'preview.notFound.playlist',
   playlist: 'preview.notFound.playlist',
@@ -316,6 +318,23 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     const match = matchAppRoute(url.pathname);
     if (match === null || first.kind === 'not-found')
       return notFound(i18n, url, match?.route ?? null);
+    if (match.route === 'following') {
+      // A reader's own follows, kept in their browser: nothing to index or to unfurl but the page.
+      return {
+        title: i18n._('following.title'),
+        documentTitle: i18n._('title.withSite', { title: i18n._('following.title') }),
+        description: i18n._('following.preview'),
+        path: followingPath(),
+        image: null,
+        card: null,
+        embeddable: false,
+        feed: null,
+        structured: null,
+        notFound: false,
+        failed: false,
+        complete: true,
+      };
+    }
     if (match.route === 'home') {
       return {
         title: i18n._('app.name'),

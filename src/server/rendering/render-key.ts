@@ -77,6 +77,7 @@ export function renderAddress(url: URL, language: CatalogLocale = DEFAULT_LOCALE
   if (match === null) return keyed(url.pathname);
   switch (match.route) {
     case 'home':
+    case 'following':
       return keyed(canonicalPath(match));
     case 'playlist': {
       // The deep link as the preview's canonical URL writes it: `index` wins over `v`.

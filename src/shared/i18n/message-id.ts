@@ -1,4 +1,5 @@
 import type app from '../messages/en/app.json';
+import type following from '../messages/en/following.json';
 import type problems from '../messages/en/problems.json';
 import type server from '../messages/en/server.json';
 import type views from '../messages/en/views.json';
@@ -9,6 +10,7 @@ import type wholeList from '../messages/en/whole-list.json';
 
 export type MessageId =
   | keyof typeof app
+  | keyof typeof following
   | keyof typeof problems
   | keyof typeof server
   | keyof typeof views
