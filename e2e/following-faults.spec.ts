@@ -26,3 +26,38 @@ test('the items added to a followed playlist since the last visit are marked new
   await page.reload();
   await expect(card).toContainText('Nothing new');
 });
+
+test('following 500 lists: the refresh waits whenever the server says to, and reads them all', async ({
+  page,
+  faults,
+}) => {
+  test.setTimeout(60_000);
+  await page.goto('/following');
+  const ids = Array.from(
+    { length: 500 },
+    (_, i) => `UCfollowedChannel${String(i).padStart(7, '0')}`,
+  );
+  const csv = [
+    'Channel Id,Channel Url,Channel Title',
+    ...ids.map((id, i) => `${id},,Channel ${i}`),
+  ];
+  // The catalogue rate-limits the first lookups: the server passes the 429 and its wait on.
+  await faults.set({ failNext: { count: 30, status: 429 }, retryAfterSeconds: 1 });
+  await page.getByLabel('Choose a file to import').setInputFiles({
+    name: 'subscriptions.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv.join('\n')),
+  });
+  await expect(page.getByText('500 lists added')).toBeVisible();
+  const cards = page.getByRole('main').getByRole('listitem').filter({ hasText: 'CHANNEL' });
+  await expect(cards).toHaveCount(500);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(
+    page.getByText(/^Paused for 1 second: the server asked this browser to wait\./),
+  ).toBeVisible();
+  // Every list answered in the end: these channels do not exist, which each card says.
+  await expect(cards.filter({ hasText: 'Could not refresh' })).toHaveCount(500, {
+    timeout: 30_000,
+  });
+  await expect(page.getByText('Loading…')).toHaveCount(0);
+});

@@ -48,3 +48,40 @@ export function readFeedPath(pathname: string): FeedAddress | null {
   );
   return { list, id, format };
 }
+
+/**
+ * `/feeds/updates?lists=playlist:ID,channel:ID,…`: many lists' feeds in one answer, for the
+ * Following view (a line of NDJSON per list as each is ready). At most UPDATES_MAX_LISTS a
+ * request, which keeps its URL short; a longer follow list asks in several.
+ */
+export const FEED_UPDATES_PATH = `${FEEDS_PREFIX}/updates`;
+export const UPDATES_MAX_LISTS = 100;
+
+export const updatesPath = (lists: ReadonlyArray<{ kind: FeedList; id: string }>) =>
+  `${FEED_UPDATES_PATH}?lists=${lists.map(({ kind, id }) => `${kind}:${encodeURIComponent(id)}`).join(',')}`;
+
+/** The lists an updates request names; null when any is malformed or there are too many. */
+export function readUpdatesQuery(
+  value: string | undefined,
+): Array<{ list: FeedList; id: string }> | null {
+  if (!value) return null;
+  const parts = value.split(',');
+  if (parts.length > UPDATES_MAX_LISTS) return null;
+  const lists: Array<{ list: FeedList; id: string }> = [];
+  for (const part of parts) {
+    const [kind, id, ...rest] = part.split(':');
+    if (rest.length > 0 || (kind !== 'playlist' && kind !== 'channel') || !id) return null;
+    const read = readFeedPath(`${FEEDS_PREFIX}/${kind}/${id}`);
+    if (read === null) return null;
+    lists.push({ list: read.list, id: read.id });
+  }
+  return lists;
+}
+
+/** A line of the updates answer: a list's JSON Feed and what reading it cost, or its problem. */
+export type FeedUpdateLine =
+  | { list: string; lookups: number; feed: unknown }
+  | {
+      list: string;
+      problem: { status: number; code: string; detail: string; retryAfter?: number };
+    };

@@ -17,7 +17,8 @@ import { compare, refreshAll, seenOf, type FeedEntry, type ListUpdate } from './
 // follow list sit below it.
 
 type Result =
-  { state: 'done'; update: ListUpdate; entries: FeedEntry[] } | { state: 'failed'; error: unknown };
+  | { state: 'done'; update: ListUpdate; entries: FeedEntry[]; lookups: number }
+  | { state: 'failed'; error: unknown };
 
 const keyOf = (list: Pick<FollowedList, 'kind' | 'id'>) => `${list.kind} ${list.id}`;
 const SHOWN = 5;
@@ -45,6 +46,7 @@ export function FollowingRoute() {
             state: 'done',
             update: compare(result.entries, result.title, list.seen),
             entries: result.entries,
+            lookups: result.lookups,
           };
           // A list never seen before: this visit is where "new" starts from.
           if (list.seen === null) follows.markSeen(list, seenOf(result.entries), result.title);
@@ -157,6 +159,11 @@ function ListCard({ list, result }: { list: FollowedList; result: Result | undef
           <bdi>{title}</bdi>
         </Link>
         {update && <Counts update={update} kind={list.kind} translation={translation} />}
+        {result?.state === 'done' && (
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">
+            {t('following.listCost', { lookups: result.lookups })}
+          </span>
+        )}
         <button
           type="button"
           onClick={() => follows.remove(list)}

@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { feedPath } from '../../shared/feeds.ts';
+import { updatesPath, UPDATES_MAX_LISTS } from '../../shared/feeds.ts';
+import { ndjsonLines } from '../api/ndjson.ts';
 import { request } from '../api/api-client.ts';
 import { ApiError } from '../api/api-error.ts';
 import type { FollowedList, Seen } from './follow-store.ts';
 
-// What is new in each followed list, read from the list's own feed on this server
-// (`/feeds/…json`): a channel's newest videos, a playlist's end (the last added first). The
-// server reads a list at most once per freshness window whoever asks, and a long playlist's
-// end without walking it again (feeds/feed-source.ts), so a refresh costs at most a lookup per
-// list, none for lists read lately. Lists are read a few at a time; when the server says to
-// wait (this browser's allowance, the hour's quota), the refresh waits as long and goes on,
-// so following 500 lists pages its refreshes instead of failing.
+// What is new in each followed list, read from the lists' own feeds on this server, many in
+// one request (`/feeds/updates`): a channel's newest videos, a playlist's end (the last added
+// first). The server reads a list at most once per freshness window whoever asks, and a long
+// playlist's end without walking it again (feeds/feed-source.ts), so a refresh costs at most a
+// lookup per list, none for lists read lately, and says what each cost. When the server says
+// to wait (this browser's allowance, the hour's quota), the lists it held back are asked for
+// again after the wait, so following 500 lists pages its refreshes instead of failing.
 
 const feedSchema = z.object({
   title: z.string(),
@@ -52,22 +53,9 @@ const positionOf = (url: string | undefined) => {
   return index ? Number(index) : null;
 };
 
-export async function readListFeed(
-  list: FollowedList,
-  signal: AbortSignal,
-): Promise<FeedEntry[] & { title?: string }> {
-  // Asked again every time (the feed may be kept by the browser for minutes): an unchanged
-  // feed comes back as a 304, its bytes not sent again.
-  const response = await request(
-    feedPath(list.kind, list.id, 'json'),
-    signal,
-    'application/feed+json',
-    'no-cache',
-  );
-  const parsed = feedSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success)
-    throw new ApiError('malformed', 'The server sent a feed the explorer cannot read.');
-  const entries: FeedEntry[] & { title?: string } = parsed.data.items.map((item) => ({
+/** A JSON Feed's items as the view shows them. */
+function entriesOf(feed: z.infer<typeof feedSchema>): FeedEntry[] {
+  return feed.items.map((item) => ({
     videoId: videoOf(item.url),
     title: item.title ?? '',
     watch: item.url,
@@ -75,8 +63,6 @@ export async function readListFeed(
     image: item.image ?? null,
     position: positionOf(item.external_url),
   }));
-  entries.title = parsed.data.title;
-  return entries;
 }
 
 /** The feed against what was seen: what is new, and what is gone. */
@@ -107,50 +93,94 @@ export const seenOf = (entries: readonly FeedEntry[]): Seen => ({
 export interface RefreshCallbacks {
   onList(
     list: FollowedList,
-    result: { entries: FeedEntry[]; title: string } | { error: unknown },
+    result: { entries: FeedEntry[]; title: string; lookups: number } | { error: unknown },
   ): void;
-  /** The server asked to wait `seconds` before more; `done` lists so far. */
+  /** The server asked to wait `seconds` before more (null: going on). */
   onPause(seconds: number | null): void;
 }
 
-/** Lists read at once: a browser's connections to one host. */
-const AT_ONCE = 4;
+const lineSchema = z.union([
+  z.object({ list: z.string(), lookups: z.number(), feed: feedSchema }),
+  z.object({
+    list: z.string(),
+    problem: z.object({
+      status: z.number(),
+      code: z.string(),
+      detail: z.string(),
+      retryAfter: z.number().optional(),
+    }),
+  }),
+]);
 
-/** Reads every list's feed, a few at a time, waiting whenever the server says to. */
+const nameOf = (list: Pick<FollowedList, 'kind' | 'id'>) => `${list.kind}:${list.id}`;
+
+/**
+ * Reads every list's feed through `/feeds/updates`, up to UPDATES_MAX_LISTS a request, each
+ * list shown as its line arrives. A list the server says to wait for (a 429: this browser's
+ * allowance, the hour's quota) is asked for again once the wait is over, with the others that
+ * had to wait; the rest are shown meanwhile.
+ */
 export async function refreshAll(
   lists: readonly FollowedList[],
   signal: AbortSignal,
   { onList, onPause }: RefreshCallbacks,
 ): Promise<void> {
-  let next = 0;
-  let resumeAt = 0;
-  const worker = async () => {
-    while (next < lists.length && !signal.aborted) {
-      const list = lists[next++]!;
-      for (;;) {
-        const wait = resumeAt - Date.now();
-        if (wait > 0) await sleep(wait, signal);
-        if (signal.aborted) return;
-        try {
-          const entries = await readListFeed(list, signal);
-          onList(list, { entries, title: entries.title ?? list.title });
-          break;
-        } catch (error) {
-          if (signal.aborted) return;
-          if (error instanceof ApiError && error.status === 429) {
-            const seconds = error.retryAfter ?? 5;
-            resumeAt = Math.max(resumeAt, Date.now() + seconds * 1000);
-            onPause(seconds);
-            continue;
+  let pending = [...lists];
+  while (pending.length > 0 && !signal.aborted) {
+    const waiting: FollowedList[] = [];
+    let wait = 0;
+    for (let at = 0; at < pending.length && !signal.aborted; at += UPDATES_MAX_LISTS) {
+      const chunk = pending.slice(at, at + UPDATES_MAX_LISTS);
+      const byName = new Map(chunk.map((list) => [nameOf(list), list]));
+      try {
+        const response = await request(
+          updatesPath(chunk),
+          signal,
+          'application/x-ndjson',
+          'no-store',
+        );
+        for await (const text of ndjsonLines(response.body!)) {
+          const line = lineSchema.safeParse(JSON.parse(text));
+          if (!line.success) continue;
+          const list = byName.get(line.data.list);
+          if (list === undefined) continue;
+          byName.delete(line.data.list);
+          if ('feed' in line.data) {
+            const entries = entriesOf(line.data.feed);
+            onList(list, { entries, title: line.data.feed.title, lookups: line.data.lookups });
+          } else if (line.data.problem.status === 429) {
+            waiting.push(list);
+            wait = Math.max(wait, line.data.problem.retryAfter ?? 5);
+          } else {
+            const { status, detail, retryAfter } = line.data.problem;
+            onList(list, {
+              error: new ApiError('http', detail, {
+                status,
+                problem: line.data.problem as never,
+                retryAfter: retryAfter ?? null,
+              }),
+            });
           }
-          onList(list, { error });
-          break;
         }
+        // Lines the answer never held (cut short): asked for again.
+        waiting.push(...byName.values());
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof ApiError && error.status === 429) {
+          waiting.push(...chunk);
+          wait = Math.max(wait, error.retryAfter ?? 5);
+          continue;
+        }
+        for (const list of chunk) onList(list, { error });
       }
+    }
+    pending = waiting;
+    if (pending.length > 0) {
+      onPause(wait || 1);
+      await sleep((wait || 1) * 1000, signal);
       onPause(null);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(AT_ONCE, lists.length) }, worker));
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

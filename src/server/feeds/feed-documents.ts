@@ -190,41 +190,41 @@ function rssDocument(content: FeedContent, origin: string, self: string): string
   }) as string;
 }
 
-function jsonDocument(content: FeedContent, origin: string, self: string): string {
+/** The JSON Feed 1.1 document as an object (the updates stream carries it as is). */
+export function jsonFeedObject(content: FeedContent, origin: string): unknown {
+  const self = `${origin}${feedPath(content.list, content.id, 'json')}`;
   const image = content.image;
-  return JSON.stringify(
-    generateJsonFeed({
-      title: content.title,
-      home_page_url: viewOf(content, origin),
-      feed_url: self,
-      description: aboutText(content),
-      ...(image ? { icon: absolute(image.url, origin) } : {}),
-      ...(content.channelTitle ? { authors: [{ name: content.channelTitle }] } : {}),
-      items: content.items.map((item) => {
-        const links = linksOf(content, item, origin);
-        return {
-          id: links.id,
-          url: links.watch,
-          external_url: links.view,
-          title: item.title,
-          content_text: item.description ?? item.title,
-          date_published: item.published,
-          ...(item.channelTitle ? { authors: [{ name: item.channelTitle }] } : {}),
-          ...(links.thumbnail
-            ? {
-                image: links.thumbnail,
-                attachments: [{ url: links.thumbnail, mime_type: imageType(links.thumbnail) }],
-              }
-            : {}),
-        };
-      }),
+  return generateJsonFeed({
+    title: content.title,
+    home_page_url: viewOf(content, origin),
+    feed_url: self,
+    description: aboutText(content),
+    ...(image ? { icon: absolute(image.url, origin) } : {}),
+    ...(content.channelTitle ? { authors: [{ name: content.channelTitle }] } : {}),
+    items: content.items.map((item) => {
+      const links = linksOf(content, item, origin);
+      return {
+        id: links.id,
+        url: links.watch,
+        external_url: links.view,
+        title: item.title,
+        content_text: item.description ?? item.title,
+        date_published: item.published,
+        ...(item.channelTitle ? { authors: [{ name: item.channelTitle }] } : {}),
+        ...(links.thumbnail
+          ? {
+              image: links.thumbnail,
+              attachments: [{ url: links.thumbnail, mime_type: imageType(links.thumbnail) }],
+            }
+          : {}),
+      };
     }),
-  );
+  });
 }
 
 export function feedDocument(content: FeedContent, format: FeedFormat, origin: string): string {
   const self = `${origin}${feedPath(content.list, content.id, format)}`;
   if (format === 'atom') return atomDocument(content, origin, self);
   if (format === 'rss') return rssDocument(content, origin, self);
-  return jsonDocument(content, origin, self);
+  return JSON.stringify(jsonFeedObject(content, origin));
 }

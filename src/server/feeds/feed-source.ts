@@ -59,7 +59,12 @@ export interface FeedContent {
 }
 
 export type FeedAnswer =
-  | { kind: 'feed'; content: FeedContent }
+  | {
+      kind: 'feed';
+      content: FeedContent;
+      /** Upstream lookups this read cost (a page the cache held, or one on its way, is free). */
+      lookups: number;
+    }
   | {
       kind: 'problem';
       status: number;
@@ -106,14 +111,18 @@ export function createFeedSource(options: {
   };
 
   type Read<T> = { page: T; fetchedAt: number } | Extract<FeedAnswer, { kind: 'problem' }>;
+  /** What a read has cost so far. */
+  type Cost = { lookups: number };
 
   const readPage = async <T>(
     endpoint: 'playlist' | 'channel-videos',
     id: string,
     continuation: string | undefined,
     client: string,
+    cost: Cost,
   ): Promise<Read<T>> => {
     const answer = await pageSource.get({ endpoint, id, continuation }, client);
+    if (answer.cache === 'miss') cost.lookups++;
     if (answer.kind === 'problem') {
       const { status, code, detail, retryAfterSeconds } = answer;
       return { kind: 'problem', status, code, detail, retryAfterSeconds };
@@ -127,11 +136,13 @@ export function createFeedSource(options: {
   };
 
   async function channel(id: string, client: string): Promise<FeedAnswer> {
-    const read = await readPage<ChannelVideosPage>('channel-videos', id, undefined, client);
+    const cost: Cost = { lookups: 0 };
+    const read = await readPage<ChannelVideosPage>('channel-videos', id, undefined, client, cost);
     if ('kind' in read) return read;
     const name = channelTitles?.get(id) ?? null;
     return {
       kind: 'feed',
+      lookups: cost.lookups,
       content: {
         list: 'channel',
         id,
@@ -161,19 +172,20 @@ export function createFeedSource(options: {
     first: PlaylistPage,
     from: Tail | undefined,
     client: string,
+    cost: Cost,
   ): Promise<Tail | Extract<FeedAnswer, { kind: 'problem' }>> {
     let items = from ? [...from.items] : [...first.items];
     let lastParam = from?.lastParam;
     let next: string | null = first.continuation;
     if (from?.lastParam !== undefined) {
       // The last page known, read again: the items added since begin there.
-      const again = await readPage<PlaylistPage>('playlist', id, from.lastParam, client);
+      const again = await readPage<PlaylistPage>('playlist', id, from.lastParam, client, cost);
       if ('kind' in again) return again;
       items = merge(items, again.page.items);
       next = again.page.continuation;
     }
     for (let pages = 0; next !== null && pages < MAX_PAGES; pages++) {
-      const read = await readPage<PlaylistPage>('playlist', id, next, client);
+      const read = await readPage<PlaylistPage>('playlist', id, next, client, cost);
       if ('kind' in read) return read;
       lastParam = next;
       items = merge(items, read.page.items);
@@ -183,7 +195,8 @@ export function createFeedSource(options: {
   }
 
   async function playlist(id: string, client: string): Promise<FeedAnswer> {
-    const read = await readPage<PlaylistPage>('playlist', id, undefined, client);
+    const cost: Cost = { lookups: 0 };
+    const read = await readPage<PlaylistPage>('playlist', id, undefined, client, cost);
     if ('kind' in read) return read;
     const info = read.page.info;
     const known = tails.get(id);
@@ -196,7 +209,7 @@ export function createFeedSource(options: {
         known !== undefined && info !== undefined && info.totalItems > known.totalItems
           ? known
           : undefined;
-      const walked = await walkTail(id, read.page, from, client);
+      const walked = await walkTail(id, read.page, from, client, cost);
       // A failure part way: the tail known still stands in, else the failure is the answer.
       if ('kind' in walked) {
         if (known === undefined) return walked;
@@ -209,6 +222,7 @@ export function createFeedSource(options: {
     const channelId = info?.channelId ?? null;
     return {
       kind: 'feed',
+      lookups: cost.lookups,
       content: {
         list: 'playlist',
         id,

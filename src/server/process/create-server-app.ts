@@ -23,9 +23,9 @@ import type { DemoEntry } from '../../shared/explorer-api.ts';
 import { notFound, unknownApi } from '../routes/not-found.ts';
 import { thumbnails } from '../routes/thumbnails.ts';
 import { cards } from '../routes/cards.ts';
-import { feeds } from '../routes/feeds.ts';
+import { feedUpdates, feeds } from '../routes/feeds.ts';
 import { createFeedSource } from '../feeds/feed-source.ts';
-import { FEEDS_PREFIX } from '../../shared/feeds.ts';
+import { FEED_UPDATES_PATH, FEEDS_PREFIX } from '../../shared/feeds.ts';
 import { CARDS_PREFIX } from '../cards/card-address.ts';
 import type { PreviewCards } from '../cards/preview-cards.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
@@ -128,14 +128,13 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
 
   app.get(`${THUMBNAIL_PREFIX}*`, thumbnails(options.thumbnails ?? null));
   app.get(`${CARDS_PREFIX}/*`, cards(options.cards ?? null, trustProxy));
-  app.get(
-    `${FEEDS_PREFIX}/*`,
-    feeds({
-      feedSource: createFeedSource({ pageSource, channelTitles: options.channelTitles }),
-      publicUrl,
-      trustProxy,
-    }),
-  );
+  const feedOptions = {
+    feedSource: createFeedSource({ pageSource, channelTitles: options.channelTitles }),
+    publicUrl,
+    trustProxy,
+  };
+  app.get(FEED_UPDATES_PATH, feedUpdates(feedOptions));
+  app.get(`${FEEDS_PREFIX}/*`, feeds(feedOptions));
 
   app.get(
     '*',

@@ -214,6 +214,57 @@ describe('polling', () => {
   });
 });
 
+describe('many lists in one answer (/feeds/updates)', () => {
+  const linesOf = async (response: Response) =>
+    (await response.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('a line per list: its JSON Feed and what it cost, or its problem', async () => {
+    const cold = await fixture.serve({});
+    try {
+      const lists = [
+        `playlist:${FIXTURE_IDS.playlist101}`,
+        `channel:${FIXTURE_IDS.smallChannel}`,
+        'channel:UCnoSuchChannelAnywhere1',
+      ];
+      const ask = () => cold.get(`/feeds/updates?lists=${lists.join(',')}`);
+      const first = await ask();
+      expect(first.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+      const lines = await linesOf(first);
+      expect(lines.map((line) => line.list).sort()).toEqual([...lists].sort());
+      const byList = new Map(lines.map((line) => [line.list, line]));
+      // Cold: the playlist's two pages, the channel's first page.
+      expect(byList.get(lists[0]!)?.lookups).toBe(2);
+      expect(byList.get(lists[1]!)?.lookups).toBe(1);
+      expect((byList.get(lists[0]!)?.feed as { items: unknown[] }).items).toHaveLength(50);
+      expect(byList.get(lists[2]!)?.problem).toMatchObject({ status: 404 });
+      // Again at once: everything from the server's copy.
+      const again = new Map((await linesOf(await ask())).map((line) => [line.list, line]));
+      expect(again.get(lists[0]!)?.lookups).toBe(0);
+      expect(again.get(lists[1]!)?.lookups).toBe(0);
+    } finally {
+      await cold.close();
+    }
+  });
+
+  it('refuses a malformed or oversized request with a 400 problem', async () => {
+    const many = Array.from({ length: 101 }, () => `channel:${FIXTURE_IDS.smallChannel}`);
+    for (const query of [
+      '',
+      'lists=',
+      'lists=video:x',
+      'lists=playlist:bad',
+      `lists=${many.join(',')}`,
+    ]) {
+      const response = await explorer.get(`/feeds/updates?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.headers.get('content-type'), query).toBe(PROBLEM_CONTENT_TYPE);
+    }
+  });
+});
+
 describe('what a feed refuses, and what it carries intact', () => {
   it('an unknown list, a malformed ID or an unknown path: a 404 problem, not an empty feed', async () => {
     for (const path of [
@@ -260,8 +311,7 @@ describe('what a feed refuses, and what it carries intact', () => {
       ),
     );
     // XML drops what XML 1.0 cannot carry, and only that; JSON carries every character.
-    const xmlSafe = (title: string) =>
-      title.replace(/(?![\t\n\r\u007F-\u009F])\p{Cc}/gu, '');
+    const xmlSafe = (title: string) => title.replace(/(?![\t\n\r\u007F-\u009F])\p{Cc}/gu, '');
     const expected = [...hostile].reverse();
     const atom = (await feed(`/feeds/playlist/${id}.atom`)).text;
     const rssText = (await feed(`/feeds/playlist/${id}.rss`)).text;

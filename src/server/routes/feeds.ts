@@ -1,10 +1,17 @@
 import { hash } from 'node:crypto';
 import type { Handler } from 'hono';
-import { FEED_FORMATS, readFeedPath, type FeedFormat } from '../../shared/feeds.ts';
+import {
+  FEED_FORMATS,
+  readFeedPath,
+  readUpdatesQuery,
+  UPDATES_MAX_LISTS,
+  type FeedFormat,
+  type FeedUpdateLine,
+} from '../../shared/feeds.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { problemResponse, respond } from '../http/responses.ts';
-import { feedDocument, feedUpdated } from '../feeds/feed-documents.ts';
+import { feedDocument, feedUpdated, jsonFeedObject } from '../feeds/feed-documents.ts';
 import type { FeedSource } from '../feeds/feed-source.ts';
 import { publicOrigin } from '../rendering/public-origin.ts';
 
@@ -79,6 +86,78 @@ export function feeds({ feedSource, publicUrl, trustProxy }: FeedRouteOptions): 
     return respond(200, body, {
       ...headers,
       'Content-Type': `${FEED_FORMATS[format].type}; charset=utf-8`,
+    });
+  };
+}
+
+/**
+ * `GET /feeds/updates?lists=…`: the feeds of many lists in one answer, for the Following view:
+ * NDJSON, a line per list as soon as it is read (a list the server holds fresh comes at once,
+ * one it must look up after its round trip), each with what it cost in upstream lookups, or
+ * its problem (a 429 with its wait, which the view honours before asking for that list again).
+ */
+export function feedUpdates({
+  feedSource,
+  publicUrl,
+  trustProxy,
+}: FeedRouteOptions): Handler<AppEnv> {
+  return (c) => {
+    c.get('log').route = 'feed-updates';
+    const lists = readUpdatesQuery(c.req.query('lists'));
+    if (lists === null)
+      return problemResponse(
+        'invalid_request',
+        `Name 1 to ${UPDATES_MAX_LISTS} lists as lists=playlist:ID,channel:ID,… with well-formed IDs.`,
+        { instance: c.req.path },
+      );
+    const client = clientAddress(c, trustProxy);
+    const origin = publicOrigin(c.req.raw, { publicUrl, trustProxy });
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        await Promise.all(
+          lists.map(async (address) => {
+            const name = `${address.list}:${address.id}`;
+            const answer = await feedSource.read(address, client).catch(() => null);
+            const line: FeedUpdateLine =
+              answer === null
+                ? {
+                    list: name,
+                    problem: {
+                      status: 500,
+                      code: 'internal_error',
+                      detail: 'The feed could not be read.',
+                    },
+                  }
+                : answer.kind === 'feed'
+                  ? {
+                      list: name,
+                      lookups: answer.lookups,
+                      feed: jsonFeedObject(answer.content, origin),
+                    }
+                  : {
+                      list: name,
+                      problem: {
+                        status: answer.status,
+                        code: answer.code,
+                        detail: answer.detail,
+                        ...(answer.retryAfterSeconds === undefined
+                          ? {}
+                          : { retryAfter: answer.retryAfterSeconds }),
+                      },
+                    };
+            controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+          }),
+        );
+        controller.close();
+      },
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Cache-Control': 'no-store',
+      },
     });
   };
 }

@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pagesOptions } from '../../api/catalogue-queries.ts';
-import { loadAll, mergeChain, ndjsonLines } from './walk-stream.ts';
+import { ndjsonLines } from '../../api/ndjson.ts';
+import { loadAll, mergeChain } from './walk-stream.ts';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -1,4 +1,5 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { ndjsonLines } from '../../api/ndjson.ts';
 import type { EndpointName, EndpointPage } from '../../../shared/endpoints.ts';
 import {
   walkEventSchema,
@@ -16,31 +17,6 @@ import { pagesOptions } from '../../api/catalogue-queries.ts';
 // chain order, the pages it already holds skipped, in batches (at most one write per
 // `commitEveryMs`, and one at the end) as page-chain.ts does, so the list below scrolls
 // through them as they come. Aborting the request stops the walk on the server too.
-
-/** The lines of an NDJSON body, as they complete; a last line without its newline too. */
-export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let rest = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      rest += decoder.decode(value, { stream: true });
-      let newline = rest.indexOf('\n');
-      while (newline >= 0) {
-        const line = rest.slice(0, newline).trim();
-        rest = rest.slice(newline + 1);
-        if (line !== '') yield line;
-        newline = rest.indexOf('\n');
-      }
-    }
-    rest += decoder.decode();
-    if (rest.trim() !== '') yield rest.trim();
-  } finally {
-    reader.releaseLock();
-  }
-}
 
 export interface Chain<P> {
   pages: readonly P[];
