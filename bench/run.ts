@@ -6,6 +6,7 @@ import { benchDragDeep } from './app-drag.ts';
 import { benchAppFirstView, benchEmbedFirstView } from './app-first-view.ts';
 import { benchPreviewCards } from './preview-cards.ts';
 import { benchLanguages } from './languages.ts';
+import { benchFollowing } from './following.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
 import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
@@ -191,6 +192,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
         samples: smoke ? 2 : 6,
       }),
   ],
+  ['17', () => benchFollowing({ profiles, rounds: smoke ? 1 : 3 })],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];
 

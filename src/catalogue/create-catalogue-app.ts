@@ -152,7 +152,9 @@ export function createCatalogueApp(options: CatalogueAppOptions): Hono {
       });
       if (!result.ok) return problemResponse(c, result.code, result.detail);
       const grown =
-        name === 'playlist' ? appendItems(result.page, id, faults.settings.appendItems) : result.page;
+        name === 'playlist'
+          ? appendItems(result.page, id, faults.settings.appendItems)
+          : result.page;
       return c.json(skewTotal(grown, faults.settings.totalItemsSkew), 200, {
         'Cache-Control': 'no-store',
       });

@@ -77,13 +77,21 @@ export const follows = {
   remove(list: Pick<FollowedList, 'kind' | 'id'>): void {
     store.set(({ lists: current }) => save(current.filter((each) => keyOf(each) !== keyOf(list))));
   },
-  /** Notes what the reader has now seen of a list (and its title, which may have changed). */
-  markSeen(list: Pick<FollowedList, 'kind' | 'id'>, seen: Seen, title?: string): void {
+  /**
+   * Notes what the reader has now seen of some lists (and their titles, which may have
+   * changed), in one write: a write stores the whole list and redraws every view of it.
+   */
+  markSeen(
+    marks: ReadonlyArray<{ list: Pick<FollowedList, 'kind' | 'id'>; seen: Seen; title?: string }>,
+  ): void {
+    if (marks.length === 0) return;
+    const byKey = new Map(marks.map((mark) => [keyOf(mark.list), mark]));
     store.set(({ lists: current }) =>
       save(
-        current.map((each) =>
-          keyOf(each) === keyOf(list) ? { ...each, seen, title: title || each.title } : each,
-        ),
+        current.map((each) => {
+          const mark = byKey.get(keyOf(each));
+          return mark ? { ...each, seen: mark.seen, title: mark.title || each.title } : each;
+        }),
       ),
     );
   },

@@ -32,6 +32,14 @@ export function FollowingRoute() {
   const [paused, setPaused] = useState<number | null>(null);
   const refreshing = useRef<AbortController | null>(null);
 
+  // Baselines of lists never seen before, written together once the answers of a moment are in.
+  const baselines = useRef<Parameters<typeof follows.markSeen>[0][number][]>([]);
+  const noteBaseline = (list: FollowedList, entries: FeedEntry[], title: string) => {
+    if (baselines.current.length === 0)
+      setTimeout(() => follows.markSeen(baselines.current.splice(0)), 0);
+    baselines.current.push({ list, seen: seenOf(entries), title });
+  };
+
   /** Reads every list again; a list shows as loading until its answer is in. */
   const start = useCallback(() => {
     refreshing.current?.abort();
@@ -49,7 +57,7 @@ export function FollowingRoute() {
             lookups: result.lookups,
           };
           // A list never seen before: this visit is where "new" starts from.
-          if (list.seen === null) follows.markSeen(list, seenOf(result.entries), result.title);
+          if (list.seen === null) noteBaseline(list, result.entries, result.title);
         }
         setResults((map) => new Map(map).set(keyOf(list), next));
       },
@@ -62,11 +70,13 @@ export function FollowingRoute() {
   };
 
   const markAllSeen = useCallback(() => {
+    const marks = [];
     for (const list of follows.get()) {
       const result = results.get(keyOf(list));
       if (result?.state === 'done')
-        follows.markSeen(list, seenOf(result.entries), result.update.title);
+        marks.push({ list, seen: seenOf(result.entries), title: result.update.title });
     }
+    follows.markSeen(marks);
   }, [results]);
 
   // Refreshed on arrival; what was shown counts as seen once the reader leaves.

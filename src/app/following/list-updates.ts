@@ -140,8 +140,26 @@ export async function refreshAll(
           'no-store',
         );
         for await (const text of ndjsonLines(response.body!)) {
-          const line = lineSchema.safeParse(JSON.parse(text));
-          if (!line.success) continue;
+          let raw: unknown;
+          try {
+            raw = JSON.parse(text);
+          } catch {
+            continue;
+          }
+          const line = lineSchema.safeParse(raw);
+          if (!line.success) {
+            // A line this view cannot read: that list failed, and is not asked for again.
+            const named = byName.get(String((raw as { list?: unknown } | null)?.list));
+            if (named) {
+              byName.delete(nameOf(named));
+              const error = new ApiError(
+                'malformed',
+                'The server sent a feed the explorer cannot read.',
+              );
+              onList(named, { error });
+            }
+            continue;
+          }
           const list = byName.get(line.data.list);
           if (list === undefined) continue;
           byName.delete(line.data.list);

@@ -194,7 +194,7 @@ function rssDocument(content: FeedContent, origin: string, self: string): string
 export function jsonFeedObject(content: FeedContent, origin: string): unknown {
   const self = `${origin}${feedPath(content.list, content.id, 'json')}`;
   const image = content.image;
-  return generateJsonFeed({
+  const feed = generateJsonFeed({
     title: content.title,
     home_page_url: viewOf(content, origin),
     feed_url: self,
@@ -219,7 +219,9 @@ export function jsonFeedObject(content: FeedContent, origin: string): unknown {
           : {}),
       };
     }),
-  });
+  }) as Record<string, unknown>;
+  // JSON Feed 1.1 requires `items` even when there are none; the generator leaves an empty one out.
+  return { ...feed, items: feed.items ?? [] };
 }
 
 export function feedDocument(content: FeedContent, format: FeedFormat, origin: string): string {

@@ -92,6 +92,14 @@ describe('feeds read by two feed libraries', () => {
       expect(entries, reader).toEqual(expected);
   });
 
+  it('an empty playlist: a valid feed with no entries (JSON Feed’s `items` still there)', async () => {
+    const base = `/feeds/playlist/${FIXTURE_IDS.playlistEmpty}`;
+    expect(JSON.parse((await feed(`${base}.json`)).text)).toMatchObject({ items: [] });
+    expect(extractFromJson((await feed(`${base}.json`)).text).entries).toEqual([]);
+    expect((await rss.parseString((await feed(`${base}.atom`)).text)).items).toEqual([]);
+    expect((await rss.parseString((await feed(`${base}.rss`)).text)).items).toEqual([]);
+  });
+
   it('names its format by extension, else by Accept (Atom by default), and says it varies', async () => {
     const base = `/feeds/channel/${FIXTURE_IDS.smallChannel}`;
     const typeOf = async (path: string, accept?: string) => {
