@@ -119,6 +119,34 @@ test('the pseudo-locale finds no word outside the catalogs in what the browser d
   expect(await interfaceWords(page, data)).toEqual([]);
 });
 
+test('the pseudo-locale finds no word outside the catalogs in Following and its files', async ({
+  page,
+  request,
+}) => {
+  const data = stringsIn(
+    await (await request.get(`/feeds/playlist/${IDS.playlist101}.json`)).json(),
+  );
+  await page.goto(`/playlist/${IDS.playlist101}?hl=${PSEUDO_LOCALE}`);
+  await page.getByRole('button', { name: say(PSEUDO_LOCALE, 'following.button.follow') }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: say(PSEUDO_LOCALE, 'following.title') })
+    .click();
+  await expect(page.getByText(say(PSEUDO_LOCALE, 'following.noChange'))).toBeVisible();
+  // A refused import says why, in the page's language too.
+  await page.getByLabel(say(PSEUDO_LOCALE, 'following.import.label')).setInputFiles({
+    name: 'broken.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('Channel Id,Channel Url,Channel Title\nnot a channel,,x\n'),
+  });
+  await expect(page.getByRole('alert')).toBeVisible();
+  const words = await interfaceWords(
+    page,
+    new Set([...data, 'not a channel,,x', 'CSV', 'JSON', 'OPML']),
+  );
+  expect(words).toEqual([]);
+});
+
 test('the picker switches the page at once and the next load keeps the choice', async ({
   page,
 }) => {

@@ -19,7 +19,64 @@ const OUT = 'docs/screenshots';
 const PLAYLIST = FIXTURE_IDS.playlist5000;
 const CHANNEL = FIXTURE_IDS.bigChannel;
 
-const views: Array<{ name: string; path: string; ready: (page: Page) => Promise<void> }> = [
+/**
+ * Following, with three lists followed, as after a first visit: what was seen then is what the
+ * lists held before their newest items, so the view shows some as new.
+ */
+async function followSome(page: Page, base: string): Promise<void> {
+  const get = async (path: string) => (await fetch(base + path)).json();
+  const tail = (await get(`/feeds/playlist/${FIXTURE_IDS.playlist101}.json`)) as {
+    items: Array<{ url: string; external_url: string }>;
+  };
+  const channel = (await get(`/feeds/channel/${CHANNEL}.json`)) as {
+    items: Array<{ url: string }>;
+  };
+  const video = (url: string) => new URL(url).searchParams.get('v')!;
+  const position = (url: string) => Number(new URL(url).searchParams.get('index'));
+  const lists = [
+    {
+      kind: 'playlist',
+      id: FIXTURE_IDS.playlist101,
+      title: 'Field recordings',
+      followedAt: 0,
+      seen: {
+        at: 0,
+        items: tail.items
+          .slice(2)
+          .map((item) => ({ id: video(item.url), position: position(item.external_url) })),
+      },
+    },
+    {
+      kind: 'channel',
+      id: CHANNEL,
+      title: 'Catalogue Demo Studios',
+      followedAt: 0,
+      seen: {
+        at: 0,
+        items: channel.items.slice(3).map((item) => ({ id: video(item.url), position: null })),
+      },
+    },
+    { kind: 'playlist', id: PLAYLIST, title: 'Every talk', followedAt: 0, seen: null },
+  ];
+  await page.goto(`${base}/robots.txt`);
+  await page.evaluate(
+    (value) => localStorage.setItem('catalogue-explorer.following', value),
+    JSON.stringify({ version: 1, lists }),
+  );
+}
+
+const views: Array<{
+  name: string;
+  path: string;
+  ready: (page: Page) => Promise<void>;
+  prepare?: (page: Page, base: string) => Promise<void>;
+}> = [
+  {
+    name: 'following',
+    path: '/following',
+    prepare: followSome,
+    ready: (p) => p.getByText('2 added').waitFor(),
+  },
   {
     name: 'home',
     path: '/',
@@ -256,6 +313,7 @@ try {
       const page = await context.newPage();
       const only = process.env.SCREENSHOT_ONLY;
       for (const view of views.filter((v) => !only || v.name.startsWith(only))) {
+        await view.prepare?.(page, base);
         await page.goto(base + view.path);
         await view.ready(page);
         // Thumbnails on screen have loaded (lazy ones below the fold are left alone).

@@ -32,7 +32,8 @@ export function RootLayout() {
             )}
           >
             <img src="/favicon.svg" alt="" width="24" height="24" className="size-6" />
-            {t('app.name')}
+            {/* On a phone the header holds the icon alone, beside Following and the picker. */}
+            <span className="sr-only sm:not-sr-only">{t('app.name')}</span>
           </Link>
           <div className="flex items-center gap-3">
             <Link

@@ -35,6 +35,7 @@ const CHANNEL = FIXTURE_IDS.smallChannel;
 /** Every view, and the states a view can be in when the server renders it. */
 const VIEWS = {
   home: '/',
+  following: '/following',
   playlist: `/playlist/${PLAYLIST}`,
   deepLink: `/playlist/${PLAYLIST}?index=120`,
   panelOpen: `/playlist/${PLAYLIST}?q=talk&sort=views`,
@@ -104,6 +105,8 @@ function dataStrings(html: string, path: string): Set<string> {
   const strings = stringsIn(stateOf(html));
   for (const part of [path.split('?')[0]!, ...path.split(/[/?&=]/)]) strings.add(part);
   for (const id of Object.values(FIXTURE_IDS)) strings.add(id);
+  // The feed formats the head names, by their own names.
+  for (const format of ['Atom', 'RSS', 'JSON Feed']) strings.add(format);
   return strings;
 }
 
