@@ -318,38 +318,38 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     const match = matchAppRoute(url.pathname);
     if (match === null || first.kind === 'not-found')
       return notFound(i18n, url, match?.route ?? null);
+    // Pages of the explorer's own, not a list: their words, complete as they are.
+    const ownPage = (
+      fields: Pick<Preview, 'title' | 'documentTitle' | 'description' | 'path' | 'card'>,
+    ): Preview => ({
+      ...fields,
+      image: null,
+      embeddable: false,
+      feed: null,
+      structured: null,
+      notFound: false,
+      failed: false,
+      complete: true,
+    });
     if (match.route === 'following') {
-      // A reader's own follows, kept in their browser: nothing to index or to unfurl but the page.
-      return {
-        title: i18n._('following.title'),
-        documentTitle: i18n._('title.withSite', { title: i18n._('following.title') }),
+      // A reader's own follows, kept in their browser: nothing to unfurl but the page.
+      const title = i18n._('following.title');
+      return ownPage({
+        title,
+        documentTitle: i18n._('title.withSite', { title }),
         description: i18n._('following.preview'),
         path: followingPath(),
-        image: null,
         card: null,
-        embeddable: false,
-        feed: null,
-        structured: null,
-        notFound: false,
-        failed: false,
-        complete: true,
-      };
+      });
     }
     if (match.route === 'home') {
-      return {
+      return ownPage({
         title: i18n._('app.name'),
         documentTitle: i18n._('app.name'),
         description: i18n._('preview.site.description'),
         path: homePath(),
-        image: null,
         card: cardPath(homePath()),
-        embeddable: false,
-        feed: null,
-        structured: null,
-        notFound: false,
-        failed: false,
-        complete: true,
-      };
+      });
     }
     // Only an ID of the right shape names a list; the route answers anything else with 404.
     const list = listForUrl(url.pathname, url.searchParams);
