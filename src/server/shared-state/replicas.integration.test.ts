@@ -426,8 +426,11 @@ describe('replicas when Redis fails', () => {
       await Promise.all(load);
     }
     expect(upstream.hits()).toBeLessThanOrEqual(budget);
-    // Not far below it either: only B's and C's leases were left unspent.
-    expect(upstream.hits()).toBeGreaterThanOrEqual(budget - 20);
+    // Not far below it either: B's and C's leases were left unspent (20 calls), and at most
+    // the calls A had on their way to Redis when its path was cut (its 3 workers'), which may
+    // have been counted there and again from its lease: a call in doubt counts twice, so that
+    // the budget is never overspent (shared-quota.ts). Seen once in six runs: 129 of 150.
+    expect(upstream.hits()).toBeGreaterThanOrEqual(budget - 20 - 3);
     expect(statuses.flat().filter((s) => s >= 500)).toEqual([]);
   }, 60_000);
 
