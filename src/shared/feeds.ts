@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN } from './id-patterns.ts';
+import { problemSchema } from './problem.ts';
 
 // A list's feed: `/feeds/playlist/ID` and `/feeds/channel/ID` (the channel's videos), in
 // Atom, RSS 2.0 or JSON Feed 1.1, named by an extension (`.atom`, `.rss`, `.json`) or, without
@@ -78,10 +80,31 @@ export function readUpdatesQuery(
   return lists;
 }
 
-/** A line of the updates answer: a list's JSON Feed and what reading it cost, or its problem. */
-export type FeedUpdateLine =
-  | { list: string; lookups: number; feed: unknown }
-  | {
-      list: string;
-      problem: { status: number; code: string; detail: string; retryAfter?: number };
-    };
+/**
+ * A JSON Feed 1.1 document (jsonfeed.org/version/1.1), as far as the explorer reads one: its
+ * title and, for each item, its URL, the explorer's view of it, title, image and date.
+ */
+export const jsonFeedSchema = z.looseObject({
+  version: z.string(),
+  title: z.string(),
+  items: z.array(
+    z.looseObject({
+      id: z.string(),
+      url: z.string(),
+      external_url: z.string().optional(),
+      title: z.string().optional(),
+      image: z.string().optional(),
+      date_published: z.string().optional(),
+    }),
+  ),
+});
+
+export type JsonFeed = z.infer<typeof jsonFeedSchema>;
+
+/** A line of the updates answer: a list's feed and what reading it cost, or its problem. */
+export const feedUpdateLineSchema = z.union([
+  z.object({ list: z.string(), lookups: z.number().int().min(0), feed: jsonFeedSchema }),
+  z.object({ list: z.string(), problem: problemSchema }),
+]);
+
+export type FeedUpdateLine = z.infer<typeof feedUpdateLineSchema>;

@@ -1,5 +1,9 @@
-import { z } from 'zod';
-import { updatesPath, UPDATES_MAX_LISTS } from '../../shared/feeds.ts';
+import {
+  feedUpdateLineSchema,
+  updatesPath,
+  UPDATES_MAX_LISTS,
+  type JsonFeed,
+} from '../../shared/feeds.ts';
 import { ndjsonLines } from '../api/ndjson.ts';
 import { request } from '../api/api-client.ts';
 import { ApiError } from '../api/api-error.ts';
@@ -12,19 +16,6 @@ import type { FollowedList, Seen } from './follow-store.ts';
 // lookup per list, none for lists read lately, and says what each cost. When the server says
 // to wait (this browser's allowance, the hour's quota), the lists it held back are asked for
 // again after the wait, so following 500 lists pages its refreshes instead of failing.
-
-const feedSchema = z.object({
-  title: z.string(),
-  items: z.array(
-    z.object({
-      url: z.string(),
-      external_url: z.string().optional(),
-      title: z.string().optional(),
-      image: z.string().optional(),
-      date_published: z.string().optional(),
-    }),
-  ),
-});
 
 export interface FeedEntry {
   videoId: string;
@@ -54,7 +45,7 @@ const positionOf = (url: string | undefined) => {
 };
 
 /** A JSON Feed's items as the view shows them. */
-function entriesOf(feed: z.infer<typeof feedSchema>): FeedEntry[] {
+function entriesOf(feed: JsonFeed): FeedEntry[] {
   return feed.items.map((item) => ({
     videoId: videoOf(item.url),
     title: item.title ?? '',
@@ -99,19 +90,6 @@ export interface RefreshCallbacks {
   onPause(seconds: number | null): void;
 }
 
-const lineSchema = z.union([
-  z.object({ list: z.string(), lookups: z.number(), feed: feedSchema }),
-  z.object({
-    list: z.string(),
-    problem: z.object({
-      status: z.number(),
-      code: z.string(),
-      detail: z.string(),
-      retryAfter: z.number().optional(),
-    }),
-  }),
-]);
-
 const nameOf = (list: Pick<FollowedList, 'kind' | 'id'>) => `${list.kind}:${list.id}`;
 
 /**
@@ -146,7 +124,7 @@ export async function refreshAll(
           } catch {
             continue;
           }
-          const line = lineSchema.safeParse(raw);
+          const line = feedUpdateLineSchema.safeParse(raw);
           if (!line.success) {
             // A line this view cannot read: that list failed, and is not asked for again.
             const named = byName.get(String((raw as { list?: unknown } | null)?.list));
@@ -170,12 +148,12 @@ export async function refreshAll(
             waiting.push(list);
             wait = Math.max(wait, line.data.problem.retryAfter ?? 5);
           } else {
-            const { status, detail, retryAfter } = line.data.problem;
+            const { problem } = line.data;
             onList(list, {
-              error: new ApiError('http', detail, {
-                status,
-                problem: line.data.problem as never,
-                retryAfter: retryAfter ?? null,
+              error: new ApiError('http', problem.detail, {
+                status: problem.status,
+                problem,
+                retryAfter: problem.retryAfter ?? null,
               }),
             });
           }

@@ -12,7 +12,8 @@ export const HOME_CARD = `${CARDS_PREFIX}/home.png`;
 
 /**
  * The card of a view's path (and `index`, for a playlist's item N), its words in `locale`
- * (`hl`, as a view's own link names its language; English without it).
+ * (`hl`, as a view's own link names its language; English without it): a preview names the
+ * card in its own language.
  */
 export function cardPath(
   viewPath: string,

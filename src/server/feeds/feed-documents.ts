@@ -1,7 +1,13 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { generateJsonFeed } from 'feedsmith';
 import { channelPath, playlistPath } from '../../shared/app-routes.ts';
-import { FEED_FORMATS, feedPath, type FeedFormat } from '../../shared/feeds.ts';
+import {
+  FEED_FORMATS,
+  feedPath,
+  type FeedFormat,
+  jsonFeedSchema,
+  type JsonFeed,
+} from '../../shared/feeds.ts';
 import { platformChannelUrl, platformPlaylistUrl, watchUrl } from '../../shared/platform-links.ts';
 import { SITE_NAME } from '../rendering/link-preview.ts';
 import type { FeedContent, FeedItem } from './feed-source.ts';
@@ -191,7 +197,7 @@ function rssDocument(content: FeedContent, origin: string, self: string): string
 }
 
 /** The JSON Feed 1.1 document as an object (the updates stream carries it as is). */
-export function jsonFeedObject(content: FeedContent, origin: string): unknown {
+export function jsonFeedObject(content: FeedContent, origin: string): JsonFeed {
   const self = `${origin}${feedPath(content.list, content.id, 'json')}`;
   const image = content.image;
   const feed = generateJsonFeed({
@@ -219,9 +225,10 @@ export function jsonFeedObject(content: FeedContent, origin: string): unknown {
           : {}),
       };
     }),
-  }) as Record<string, unknown>;
-  // JSON Feed 1.1 requires `items` even when there are none; the generator leaves an empty one out.
-  return { ...feed, items: feed.items ?? [] };
+  }) as Partial<JsonFeed>;
+  // JSON Feed 1.1 requires `items` even when there are none; the generator leaves an empty one
+  // out. Read with the shared schema: what the Following view will read is what is sent.
+  return jsonFeedSchema.parse({ ...feed, items: feed.items ?? [] });
 }
 
 export function feedDocument(content: FeedContent, format: FeedFormat, origin: string): string {

@@ -32,7 +32,6 @@ import { escapeHtml, oneLine, truncate } from './preview-text.ts';
 import { translationsFor } from './translations.ts';
 import {
   DEFAULT_LOCALE,
-  LANGUAGE_PARAM,
   LOCALES,
   OPEN_GRAPH_LOCALES,
   type CatalogLocale,
@@ -101,12 +100,6 @@ export interface LinkPreview {
    * index may yet learn (for whoever keeps rendered pages, app-html.ts).
    */
   complete: boolean;
-}
-
-/** A card's path and query with `hl` for a language other than English. */
-function withLanguage(card: string, locale: CatalogLocale): string {
-  if (locale === DEFAULT_LOCALE) return card;
-  return `${card}${card.includes('?') ? '&' : '?'}${LANGUAGE_PARAM}=${encodeURIComponent(locale)}`;
 }
 
 /** A preview before its language is noted. */
@@ -222,7 +215,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       description: playlistAbout(i18n, info),
       path,
       image: largestThumbnail(info.thumbnails),
-      card: cardPath(playlistPath(id)),
+      card: cardPath(playlistPath(id), undefined, i18n.locale),
       embeddable: true,
       feed: { list: 'playlist', id },
       structured: {
@@ -241,7 +234,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     // holding it has not been read: its title and thumbnail come once a reader has been there.
     const where = i18n._('preview.playlist.position', { index, total: info.totalItems, title });
     const item = cachedPlaylistItem(pages, id, firstPage, index);
-    const card = cardPath(playlistPath(id), index);
+    const card = cardPath(playlistPath(id), index, i18n.locale);
     if (item === null) return { ...preview, description: where, card, complete: false };
     return {
       ...preview,
@@ -279,7 +272,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       path: channelPath(id, tab),
       // The first row the view shows: the newest video, or the first playlist.
       image: firstPage === undefined ? null : firstItemThumbnail(firstPage),
-      card: firstPage === undefined ? null : cardPath(channelPath(id, tab)),
+      card: firstPage === undefined ? null : cardPath(channelPath(id, tab), undefined, i18n.locale),
       embeddable: true,
       feed: { list: 'channel', id },
       structured:
@@ -309,9 +302,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     locale: CatalogLocale = DEFAULT_LOCALE,
   ): LinkPreview {
     const preview = viewPreview(translationsFor(locale).i18n, url, first);
-    // The card speaks the preview's language.
-    const card = preview.card === null ? null : withLanguage(preview.card, locale);
-    return { ...preview, card, locale, ...(first.kind === 'failed' ? { failed: true } : {}) };
+    return { ...preview, locale, ...(first.kind === 'failed' ? { failed: true } : {}) };
   }
 
   function viewPreview(i18n: I18n, url: URL, first: FirstPage): Preview {
@@ -348,7 +339,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         documentTitle: i18n._('app.name'),
         description: i18n._('preview.site.description'),
         path: homePath(),
-        card: cardPath(homePath()),
+        card: cardPath(homePath(), undefined, i18n.locale),
       });
     }
     // Only an ID of the right shape names a list; the route answers anything else with 404.

@@ -11,6 +11,7 @@ import {
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { problemResponse, respond } from '../http/responses.ts';
+import { problem } from '../../shared/problem.ts';
 import { feedDocument, feedUpdated, jsonFeedObject } from '../feeds/feed-documents.ts';
 import type { FeedSource } from '../feeds/feed-source.ts';
 import { publicOrigin } from '../rendering/public-origin.ts';
@@ -121,14 +122,7 @@ export function feedUpdates({
             const answer = await feedSource.read(address, client).catch(() => null);
             const line: FeedUpdateLine =
               answer === null
-                ? {
-                    list: name,
-                    problem: {
-                      status: 500,
-                      code: 'internal_error',
-                      detail: 'The feed could not be read.',
-                    },
-                  }
+                ? { list: name, problem: problem('internal_error', 'The feed could not be read.') }
                 : answer.kind === 'feed'
                   ? {
                       list: name,
@@ -137,14 +131,10 @@ export function feedUpdates({
                     }
                   : {
                       list: name,
-                      problem: {
+                      problem: problem(answer.code, answer.detail, {
                         status: answer.status,
-                        code: answer.code,
-                        detail: answer.detail,
-                        ...(answer.retryAfterSeconds === undefined
-                          ? {}
-                          : { retryAfter: answer.retryAfterSeconds }),
-                      },
+                        retryAfter: answer.retryAfterSeconds,
+                      }),
                     };
             controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
           }),
