@@ -12,7 +12,8 @@ import {
 } from '../components/channel-playlist-row.tsx';
 import { CHANNEL_VIDEO_ROW_SIZE, ChannelVideoRow } from '../components/channel-video-row.tsx';
 import { PagedList } from '../components/paged-list.tsx';
-import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
+import { PlaylistRow } from '../components/playlist-row.tsx';
+import { usePlaylistList } from '../hooks/use-playlist-list.ts';
 import { EAGER_ROWS } from '../components/row-layout.tsx';
 import { usePagedList } from '../hooks/use-paged-list.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
@@ -37,26 +38,13 @@ function EmbedHeading({ title, about }: { title: ReactNode; about: ReactNode }) 
 export function EmbedPlaylistRoute() {
   const { id = '' } = useParams();
   const { t } = useTranslation();
-  const list = usePagedList(
-    'playlist',
-    id,
-    (count) => t('playlist.end', { count }),
-    (first) => first.info?.totalItems,
-  );
-  const info = list.pages?.[0]?.info;
+  const { list, info, listProps } = usePlaylistList(id);
   return (
     <div>
       <title>{t('title.withSite', { title: info?.title || t('title.playlist') })}</title>
       <PagedList
         list={list}
-        label={
-          info ? t('playlist.list.label', { title: info.title }) : t('playlist.list.labelUntitled')
-        }
-        rowSize={PLAYLIST_ROW_SIZE}
-        setSize={info?.totalItems}
-        loadingText={t('playlist.loading')}
-        emptyText={t('playlist.empty')}
-        problemHeadingLevel={1}
+        {...listProps}
         header={
           <EmbedHeading
             title={

@@ -4,11 +4,11 @@ import { useLocation, useParams } from 'react-router';
 import { playlistPath } from '../../shared/app-routes.ts';
 import { PagedList } from '../components/paged-list.tsx';
 import { PlaylistHeader, PlaylistHeaderSkeleton } from '../components/playlist-header.tsx';
-import { PLAYLIST_ROW_SIZE, PlaylistRow } from '../components/playlist-row.tsx';
+import { PlaylistRow } from '../components/playlist-row.tsx';
 import { EAGER_ROWS } from '../components/row-layout.tsx';
 import { SeekStatus } from '../components/seek-status.tsx';
 import { useAddressFollowsTop, useDeepLinkSeek } from '../hooks/use-deep-link-seek.ts';
-import { usePagedList } from '../hooks/use-paged-list.ts';
+import { usePlaylistList } from '../hooks/use-playlist-list.ts';
 import { useReplaceSearch } from '../hooks/use-replace-search.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { readSeekTarget, withTopIndex } from '../lib/deep-link.ts';
@@ -29,13 +29,7 @@ export function PlaylistRoute() {
 
 function PlaylistView({ id, search }: { id: string; search: string }) {
   const { t } = useTranslation();
-  const list = usePagedList(
-    'playlist',
-    id,
-    (count) => t('playlist.end', { count }),
-    // The first page states the playlist's length: the list is that tall from the start.
-    (first) => first.info?.totalItems,
-  );
+  const { list, info, listProps } = usePlaylistList(id);
   // The link's target, read once: the address bar changes as the reader scrolls.
   const [target] = useState(() => readSeekTarget(search));
   const listRef = useRef<WindowListHandle>(null);
@@ -51,7 +45,6 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     list.items,
     () => seek.holdsAddress() || wholeList.holdsAddress(),
   );
-  const info = list.pages?.[0]?.info;
 
   useEffect(() => {
     if (info) recordRecentView({ kind: 'playlist', id, title: info.title, path: playlistPath(id) });
@@ -64,14 +57,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
       <title>{t('title.withSite', { title })}</title>
       <PagedList
         list={list}
-        label={
-          info ? t('playlist.list.label', { title: info.title }) : t('playlist.list.labelUntitled')
-        }
-        rowSize={PLAYLIST_ROW_SIZE}
-        setSize={info?.totalItems}
-        loadingText={t('playlist.loading')}
-        emptyText={t('playlist.empty')}
-        problemHeadingLevel={1}
+        {...listProps}
         pendingHeader={<PlaylistHeaderSkeleton />}
         header={
           <>
