@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { exportJson, exportOpml, readImport, type ImportedList } from './follow-files.ts';
+import {
+  exportJson,
+  exportOpml,
+  MAX_IMPORT_LISTS,
+  readImport,
+  type ImportedList,
+} from './follow-files.ts';
 import type { FollowedList } from './follow-store.ts';
 
 // Follow lists in and out of files: every format read, the way back for our own exports, and
@@ -11,6 +17,14 @@ const PLAYLIST = 'PLcatalogueDemoPlaylist5000items00';
 const followed = (lists: ImportedList[]): FollowedList[] =>
   lists.map((list) => ({ ...list, followedAt: 0, seen: null }));
 
+/** A file taken whole: its lists, nothing skipped, nothing over the cap. */
+const takenWhole = (lists: ImportedList[]) => ({
+  ok: true,
+  lists,
+  skipped: { count: 0, names: [] },
+  overCap: 0,
+});
+
 describe('importing', () => {
   it('reads the platform’s subscriptions.csv, quoted titles included', () => {
     const csv = [
@@ -19,13 +33,32 @@ describe('importing', () => {
       `UCcatalogueDemoChannel02,http://www.youtube.com/channel/UCcatalogueDemoChannel02,"Tiny, ""Workshop"""`,
       '',
     ].join('\r\n');
-    expect(readImport(csv)).toEqual({
-      ok: true,
-      lists: [
+    expect(readImport(csv)).toEqual(
+      takenWhole([
         { kind: 'channel', id: CHANNEL, title: 'Catalogue Demo Studios' },
         { kind: 'channel', id: 'UCcatalogueDemoChannel02', title: 'Tiny, "Workshop"' },
-      ],
-    });
+      ]),
+    );
+  });
+
+  it('reads Takeout’s CSV in any language: by its column of channel IDs, not its header', () => {
+    const rows = [
+      `${CHANNEL},http://www.youtube.com/channel/${CHANNEL},Catalogue Demo Studios`,
+      'UCcatalogueDemoChannel02,http://www.youtube.com/channel/UCcatalogueDemoChannel02,Tiny',
+    ];
+    const expected = takenWhole([
+      { kind: 'channel', id: CHANNEL, title: 'Catalogue Demo Studios' },
+      { kind: 'channel', id: 'UCcatalogueDemoChannel02', title: 'Tiny' },
+    ]);
+    for (const header of [
+      'Kanal-ID,Kanal-URL,Kanaltitel',
+      'ID del canal,URL del canal,Título del canal',
+      'チャンネル ID,チャンネルの URL,チャンネルのタイトル',
+      '\uFEFFИдентификатор канала,URL канала,Название канала',
+    ])
+      expect(readImport([header, ...rows, ''].join('\n')), header).toEqual(expected);
+    // With no header line at all, too.
+    expect(readImport(rows.join('\n'))).toEqual(expected);
   });
 
   it('reads NewPipe’s subscriptions.json, leaving out other services', () => {
@@ -37,22 +70,42 @@ describe('importing', () => {
         { service_id: 1, url: 'https://soundcloud.com/someone', name: 'Elsewhere' },
       ],
     });
-    expect(readImport(newpipe)).toEqual({
-      ok: true,
-      lists: [{ kind: 'channel', id: CHANNEL, title: 'Studios' }],
-    });
+    expect(readImport(newpipe)).toEqual(
+      takenWhole([{ kind: 'channel', id: CHANNEL, title: 'Studios' }]),
+    );
   });
 
   it('reads OPML from feed readers: our feeds, the platform’s, nested outlines', () => {
     const opml = `<?xml version="1.0"?><opml version="2.0"><head><title>x</title></head><body>
       <outline text="Videos"><outline text="A &amp; B" type="rss" xmlUrl="https://www.youtube.com/feeds/videos.xml?channel_id=${CHANNEL}"/>
       <outline text="Talks" type="rss" xmlUrl="https://explorer.example/feeds/playlist/${PLAYLIST}.atom"/></outline></body></opml>`;
-    expect(readImport(opml)).toEqual({
-      ok: true,
-      lists: [
+    expect(readImport(opml)).toEqual(
+      takenWhole([
         { kind: 'channel', id: CHANNEL, title: 'A & B' },
         { kind: 'playlist', id: PLAYLIST, title: 'Talks' },
-      ],
+      ]),
+    );
+  });
+
+  it('takes a feed reader’s lists of this platform from its OPML, and names the blogs it skips', () => {
+    const lists = Array.from(
+      { length: 10 },
+      (_, i) => `UCfollowedChannel${String(i).padStart(7, '0')}`,
+    );
+    const opml = `<?xml version="1.0"?><opml version="2.0"><head><title>My feeds</title></head><body>
+      <outline text="Blogs">
+        <outline text="A cooking blog" type="rss" xmlUrl="https://cooking.example/feed.xml" htmlUrl="https://cooking.example/"/>
+        <outline text="Release notes" type="rss" xmlUrl="https://github.com/x/y/releases.atom"/>
+      </outline>
+      <outline text="Video" title="Video">
+        ${lists.map((id, i) => `<outline text="Channel ${i}" type="rss" xmlUrl="https://www.youtube.com/feeds/videos.xml?channel_id=${id}"/>`).join('\n')}
+      </outline>
+      <outline type="rss" xmlUrl="https://podcast.example/rss"/></body></opml>`;
+    const result = readImport(opml);
+    expect(result.ok && result.lists.map((list) => list.id)).toEqual(lists);
+    expect(result.ok && result.skipped).toEqual({
+      count: 3,
+      names: ['A cooking blog', 'Release notes', 'https://podcast.example/rss'],
     });
   });
 
@@ -100,5 +153,15 @@ describe('importing', () => {
     );
     const result = readImport(['Channel Id,Channel Url,Channel Title', ...rows].join('\n'));
     expect(result.ok && result.lists.length).toBe(5000);
+    expect(result.ok && result.overCap).toBe(0);
+  });
+
+  it('takes at most MAX_IMPORT_LISTS lists from one file, and counts the rest', () => {
+    const rows = Array.from(
+      { length: MAX_IMPORT_LISTS + 7 },
+      (_, i) => `UC${String(i).padStart(22, '0')}`,
+    );
+    const result = readImport(['Channel Id,Channel Url,Channel Title', ...rows].join('\n'));
+    expect(result.ok && [result.lists.length, result.overCap]).toEqual([MAX_IMPORT_LISTS, 7]);
   });
 });

@@ -6,21 +6,53 @@ import type { MessageId } from '../../shared/i18n/message-id.ts';
 import type { FollowedList } from './follow-store.ts';
 
 // Follow lists in and out of files. Out: OPML (every feed reader reads it; each list's Atom
-// feed and its view) and this explorer's JSON. In: those two, the platform's subscriptions
-// export (`subscriptions.csv`: Channel Id, Channel Url, Channel Title) and NewPipe's
-// `subscriptions.json`. A file is taken whole or not at all: the first line that names no
-// playlist or channel refuses it, with that line's number, and the follow list stays as it
-// was. Parsing runs in a worker (import-worker.ts), so a file of any size or shape never holds
-// the page; it is text to read, never code to run.
+// feed and its view) and this explorer's JSON. In: those two, other feed readers' OPML, the
+// platform's subscriptions export (Takeout's `subscriptions.csv`, whose header is written in
+// the account's language, so it is known by its shape: a column of channel IDs) and NewPipe's
+// `subscriptions.json`.
+// - In a CSV or JSON file, every entry must name a playlist or channel: the first that does not
+//   refuses the file, with its line, and the follow list stays as it was (such a file is not
+//   what it seems).
+// - An OPML file is a feed reader's whole subscription list: its blogs and podcasts are skipped,
+//   counted and named, and the lists of this platform taken.
+// - One file adds at most MAX_IMPORT_LISTS lists; the rest are counted, not added.
+// Parsing runs in a worker (import-worker.ts), so a file of any size or shape never holds the
+// page; it is text to read, never code to run.
 
 export type ImportedList = Pick<FollowedList, 'kind' | 'id' | 'title'>;
 
+export interface ImportTaken {
+  ok: true;
+  lists: ImportedList[];
+  /** Entries that are not lists of this platform (an OPML file's blogs): the first few named. */
+  skipped: { count: number; names: string[] };
+  /** Lists past MAX_IMPORT_LISTS, not taken. */
+  overCap: number;
+}
+
 export type ImportResult =
-  | { ok: true; lists: ImportedList[] }
-  | { ok: false; reason: { id: MessageId; values?: Record<string, string | number> } };
+  ImportTaken | { ok: false; reason: { id: MessageId; values?: Record<string, string | number> } };
 
 /** Larger than any real subscription list (NewPipe's of 5,000 channels is under 1 MB). */
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+/**
+ * Lists one file adds. The Following view is measured at 5,000 lists, and this browser's store
+ * holds them in about 2 MB of its 5 (follow-store.test.ts).
+ */
+export const MAX_IMPORT_LISTS = 5_000;
+/** Skipped entries named in the import's message. */
+const NAMED_SKIPPED = 5;
+
+/** The lists of a file, capped, with what was skipped. */
+function taken(lists: ImportedList[], skipped: string[] = []): ImportResult {
+  if (lists.length === 0) return refuse('following.import.error.empty');
+  return {
+    ok: true,
+    lists: lists.slice(0, MAX_IMPORT_LISTS),
+    skipped: { count: skipped.length, names: skipped.slice(0, NAMED_SKIPPED) },
+    overCap: Math.max(0, lists.length - MAX_IMPORT_LISTS),
+  };
+}
 
 export const JSON_FORMAT = 'catalogue-explorer/following';
 
@@ -82,19 +114,28 @@ function csvFields(line: string): string[] | null {
   }
 }
 
+/**
+ * A subscriptions CSV in any language: a header line (whatever its words), then a line per
+ * channel, one of whose fields names it (Takeout: ID, URL, title). The title is the first field
+ * that names no list.
+ */
 function fromCsv(text: string): ImportResult {
   const lines = text.split(/\r?\n/);
   const lists: ImportedList[] = [];
   for (const [n, line] of lines.entries()) {
-    if (n === 0 || line.trim() === '') continue;
+    if (line.trim() === '') continue;
     const fields = csvFields(line);
-    const [id = '', url = '', title = ''] = fields ?? [];
-    const list = fields ? (listFromReference(id) ?? listFromReference(url)) : null;
+    const references = (fields ?? []).map((field) => listFromReference(field));
+    const at = references.findIndex((list) => list !== null);
+    // The header: the first line, naming no list.
+    if (n === 0 && at === -1 && fields !== null && fields.length > 1) continue;
+    const list = at === -1 ? null : references[at]!;
     if (list === null)
       return refuse('following.import.error.line', { line: n + 1, problem: line.slice(0, 80) });
-    lists.push({ ...list, title: title.trim() || list.id });
+    const title = fields!.find((field, i) => references[i] === null && field.trim() !== '');
+    lists.push({ ...list, title: title?.trim() || list.id });
   }
-  return lists.length === 0 ? refuse('following.import.error.empty') : { ok: true, lists };
+  return taken(lists);
 }
 
 interface JsonEntry {
@@ -132,7 +173,7 @@ function fromJson(text: string): ImportResult {
     const title = own ? raw?.title : raw?.name;
     lists.push({ ...list, title: typeof title === 'string' && title.trim() ? title : list.id });
   }
-  return lists.length === 0 ? refuse('following.import.error.empty') : { ok: true, lists };
+  return taken(lists);
 }
 
 function fromOpml(text: string): ImportResult {
@@ -143,26 +184,23 @@ function fromOpml(text: string): ImportResult {
     return refuse('following.import.error.unreadable', { format: 'OPML' });
   }
   const lists: ImportedList[] = [];
-  let problem: ImportResult | null = null;
+  const skipped: string[] = [];
   const visit = (outlines: ReadonlyArray<Record<string, unknown>> | undefined, depth: number) => {
+    if (depth > 20) return;
     for (const outline of outlines ?? []) {
-      if (problem || depth > 20) return;
       const reference = [outline.xmlUrl, outline.htmlUrl].find((v) => typeof v === 'string');
+      const title = [outline.title, outline.text].find((v) => typeof v === 'string' && v) as
+        string | undefined;
       if (typeof reference === 'string') {
         const list = listFromReference(reference);
-        if (list === null) {
-          problem = refuse('following.import.error.notList', { text: reference.slice(0, 80) });
-          return;
-        }
-        const title = [outline.title, outline.text].find((v) => typeof v === 'string' && v);
-        lists.push({ ...list, title: (title as string | undefined) ?? list.id });
+        if (list === null) skipped.push(title ?? reference.slice(0, 80));
+        else lists.push({ ...list, title: title ?? list.id });
       }
       visit(outline.outlines as ReadonlyArray<Record<string, unknown>> | undefined, depth + 1);
     }
   };
   visit(document.body?.outlines as ReadonlyArray<Record<string, unknown>> | undefined, 0);
-  if (problem) return problem;
-  return lists.length === 0 ? refuse('following.import.error.empty') : { ok: true, lists };
+  return taken(lists, skipped);
 }
 
 /** Reads an import file, whatever it is: the format by its content, not its name. */
@@ -172,7 +210,7 @@ export function readImport(text: string): ImportResult {
   const start = text.replace(/^\uFEFF/, '').trimStart();
   if (start.startsWith('<')) return fromOpml(start);
   if (start.startsWith('{') || start.startsWith('[')) return fromJson(start);
-  if (/^channel id\s*,/i.test(start)) return fromCsv(start);
+  if (/^[^\n]*,/.test(start)) return fromCsv(start);
   return refuse('following.import.error.unknownFormat');
 }
 

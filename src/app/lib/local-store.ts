@@ -1,5 +1,12 @@
 // A tiny observable value kept in localStorage, so views can subscribe with
-// useSyncExternalStore. Storage may be unavailable (private mode, quota): then it lives in memory.
+// useSyncExternalStore. A write that storage refuses (full, disabled, private mode) is not
+// hidden: `set` says why, and the caller decides whether that loses something the reader must
+// hear about (a follow) or nothing that matters (a cache of titles).
+
+/** Why a value could not be kept. */
+export type StorageFailure = 'full' | 'unavailable';
+
+export type WriteOutcome = { ok: true } | { ok: false; reason: StorageFailure };
 
 export interface LocalStore<T> {
   get(): T;
@@ -8,8 +15,42 @@ export interface LocalStore<T> {
    * (useSyncExternalStore's server snapshot) before the browser's own value shows.
    */
   initial(): T;
-  set(update: (current: T) => T): void;
+  /** Stores `update(current)`; when storage refuses it, the value still changes for this page. */
+  set(update: (current: T) => T): WriteOutcome;
   subscribe(listener: () => void): () => void;
+}
+
+/** A storage exception by what it means for the reader: no room left, or no storage at all. */
+export function storageFailure(error: unknown): StorageFailure {
+  const name = error instanceof DOMException ? error.name : '';
+  // Firefox names it NS_ERROR_DOM_QUOTA_REACHED; old WebKit only sets code 22.
+  const full =
+    name === 'QuotaExceededError' ||
+    name === 'NS_ERROR_DOM_QUOTA_REACHED' ||
+    (error instanceof DOMException && error.code === 22);
+  return full ? 'full' : 'unavailable';
+}
+
+/** localStorage, or null where the browser refuses it (disabled, sandboxed). */
+export function browserStorage(): Storage | null {
+  if (typeof window === 'undefined') return null;
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `text` under `key`; the outcome, never an exception. */
+export function writeText(key: string, text: string): WriteOutcome {
+  const storage = browserStorage();
+  if (storage === null) return { ok: false, reason: 'unavailable' };
+  try {
+    storage.setItem(key, text);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: storageFailure(error) };
+  }
 }
 
 export function createLocalStore<T>(
@@ -22,9 +63,8 @@ export function createLocalStore<T>(
 
   const load = (): T => {
     // Not in a browser (rendering on the server): Node's own storage is not the visitor's.
-    if (typeof window === 'undefined') return fallback;
     try {
-      const raw = globalThis.localStorage?.getItem(key);
+      const raw = browserStorage()?.getItem(key);
       return raw ? read(JSON.parse(raw)) : fallback;
     } catch {
       return fallback;
@@ -48,14 +88,11 @@ export function createLocalStore<T>(
     },
     set(update) {
       const next = update(this.get());
-      if (Object.is(next, value)) return;
+      if (Object.is(next, value)) return { ok: true };
       value = next;
-      try {
-        globalThis.localStorage?.setItem(key, JSON.stringify(next));
-      } catch {
-        // Storage full or disabled: keep the value for this page only.
-      }
+      const outcome = writeText(key, JSON.stringify(next));
       listeners.forEach((l) => l());
+      return outcome;
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -1,0 +1,64 @@
+// What a reader last saw of a followed list, kept small: a list's feed holds 50 videos, and a
+// reader may follow thousands of lists in a store of a few megabytes (localStorage). Each video
+// is kept as a 5-character digest of its ID (30 bits: two different videos of one feed are
+// taken for each other about once in ten million lists), and a playlist's positions as runs
+// (its feed is its end, so they are one run: [5000, 50] for positions 5000 down to 4951).
+// About 270 bytes a list instead of 2 KB; follow-store.test.ts measures it.
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+export const DIGEST_LENGTH = 5;
+
+/** FNV-1a over the ID's UTF-16 units, folded to 30 bits, as 5 base-64 characters. */
+export function digestOf(id: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  hash = (hash ^ (hash >>> 30)) & 0x3fffffff;
+  let text = '';
+  for (let i = 0; i < DIGEST_LENGTH; i++) {
+    text += ALPHABET[hash & 63];
+    hash >>>= 6;
+  }
+  return text;
+}
+
+/** The digests of `ids`, in order, as one string. */
+export const digestsOf = (ids: readonly string[]): string => ids.map(digestOf).join('');
+
+/** The digests a string of them holds. */
+export function splitDigests(digests: string): string[] {
+  const out: string[] = [];
+  for (let at = 0; at + DIGEST_LENGTH <= digests.length; at += DIGEST_LENGTH)
+    out.push(digests.slice(at, at + DIGEST_LENGTH));
+  return out;
+}
+
+/** Positions as runs of consecutive ones, descending or ascending: [first, length, …]. */
+export function encodePositions(positions: readonly number[]): number[] {
+  const runs: number[] = [];
+  let at = 0;
+  while (at < positions.length) {
+    const first = positions[at]!;
+    const step = positions[at + 1] === first - 1 ? -1 : 1;
+    let length = 1;
+    while (positions[at + length] === first + step * length) length++;
+    // A run of one keeps the step unsaid; a run down is stored with a negative length.
+    runs.push(first, step === -1 && length > 1 ? -length : length);
+    at += length;
+  }
+  return runs;
+}
+
+export function decodePositions(runs: readonly number[]): number[] {
+  const positions: number[] = [];
+  for (let at = 0; at + 1 < runs.length; at += 2) {
+    const first = runs[at]!;
+    const length = runs[at + 1]!;
+    const step = length < 0 ? -1 : 1;
+    // Bounded, whatever a damaged store says: a feed holds 50 items.
+    for (let i = 0; i < Math.min(Math.abs(length), 1000); i++) positions.push(first + step * i);
+  }
+  return positions;
+}
