@@ -20,6 +20,19 @@ describe('a language tag', () => {
     expect(matchLocale('ar-EG')).toBe('ar');
   });
 
+  it('tells the two Chinese locales apart by script first, then by region', () => {
+    for (const tag of ['zh-TW', 'zh-tw', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-TW', 'zh-Hant-HK'])
+      expect(matchLocale(tag), tag).toBe('zh-TW');
+    // The script outweighs the region: a reader who asks for Traditional in China gets it.
+    expect(matchLocale('zh-Hant-CN')).toBe('zh-TW');
+    for (const tag of ['zh', 'zh-CN', 'zh-SG', 'zh-MY', 'zh-Hans', 'zh-Hans-CN', 'zh-Hans-HK'])
+      expect(matchLocale(tag), tag).toBe('zh-CN');
+    // An extended language subtag comes before the script; an extension says nothing.
+    expect(matchLocale('zh-cmn-Hant-TW')).toBe('zh-TW');
+    expect(matchLocale('zh-u-nu-hant')).toBe('zh-CN');
+    expect(matchLocale('zh-TW-x-private')).toBe('zh-TW');
+  });
+
   it('names nothing when it is unknown or malformed', () => {
     for (const tag of [
       'xx',
@@ -72,8 +85,18 @@ describe('choosing a request’s language', () => {
     expect(chooseLocale({})).toEqual({ locale: 'en', negotiated: true });
   });
 
+  it('gives Traditional Chinese readers zh-TW and Simplified ones zh-CN', () => {
+    const negotiated = (acceptLanguage: string) => chooseLocale({ acceptLanguage }).locale;
+    expect(negotiated('zh-HK, zh;q=0.9, en;q=0.8')).toBe('zh-TW');
+    expect(negotiated('zh-Hant-TW, zh-Hant;q=0.9, en;q=0.5')).toBe('zh-TW');
+    expect(negotiated('zh-MO')).toBe('zh-TW');
+    expect(negotiated('zh-SG, en;q=0.8')).toBe('zh-CN');
+    expect(negotiated('zh')).toBe('zh-CN');
+    expect(chooseLocale({ hl: 'zh-tw' })).toEqual({ locale: 'zh-TW', negotiated: false });
+  });
+
   it('knows the direction and the own name of every locale', () => {
-    expect(LOCALES.length).toBeGreaterThanOrEqual(12);
+    expect(LOCALES.length).toBeGreaterThanOrEqual(13);
     for (const locale of LOCALES) {
       expect(LOCALE_NAMES[locale]).toBeTruthy();
       expect(directionOf(locale)).toBe(locale === 'ar' ? 'rtl' : 'ltr');

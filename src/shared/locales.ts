@@ -11,6 +11,7 @@ export const LOCALES = [
   'ja',
   'ko',
   'zh-CN',
+  'zh-TW',
   'hi',
   'tr',
   'ar',
@@ -55,6 +56,7 @@ export const LOCALE_NAMES: Record<AppLocale, string> = {
   ja: '日本語',
   ko: '한국어',
   'zh-CN': '简体中文',
+  'zh-TW': '繁體中文',
   hi: 'हिन्दी',
   tr: 'Türkçe',
   ar: 'العربية',
@@ -68,17 +70,29 @@ export function directionOf(locale: CatalogLocale): 'ltr' | 'rtl' {
 
 const BY_LOWER = new Map(LOCALES.map((locale) => [locale.toLowerCase(), locale]));
 
-/** Where a language has one locale here, its bare tag (and common aliases) names it. */
+/**
+ * A locale's own tag names it, and so does its bare language where it has one locale here; a
+ * language with more is told apart by a subtag. Chinese has two, and what separates them is the script, not the country:
+ * Traditional is written in Taiwan, Hong Kong and Macau, Simplified in mainland China, Singapore
+ * and Malaysia. A script subtag therefore decides whatever the region (`zh-Hant-CN` → zh-TW),
+ * then the region, and a bare `zh` is Simplified, the script most of its readers write.
+ */
 const BY_LANGUAGE = new Map<string, AppLocale>([
   ...LOCALES.map((locale) => [locale.split('-')[0]!.toLowerCase(), locale] as const),
+  ...BY_LOWER,
+  ['zh', 'zh-CN'],
   ['zh-hans', 'zh-CN'],
   ['zh-sg', 'zh-CN'],
+  ['zh-my', 'zh-CN'],
+  ['zh-hant', 'zh-TW'],
+  ['zh-hk', 'zh-TW'],
+  ['zh-mo', 'zh-TW'],
 ]);
 
 /**
  * The supported locale a BCP 47 tag names: exactly (any case), or by its language (`pt-PT` →
- * `pt-BR`, `de-AT` → `de`, `zh-Hans-CN` → `zh-CN`). Undefined for anything else, malformed
- * input included: a tag is letters, digits and hyphens, at most 35 characters.
+ * `pt-BR`, `de-AT` → `de`, `zh-Hans-CN` → `zh-CN`, `zh-HK` → `zh-TW`). Undefined for anything
+ * else, malformed input included: a tag is letters, digits and hyphens, at most 35 characters.
  */
 export function matchLocale(tag: string | null | undefined): AppLocale | undefined {
   if (!tag || tag.length > 35 || !/^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/.test(tag))
@@ -86,8 +100,16 @@ export function matchLocale(tag: string | null | undefined): AppLocale | undefin
   const lower = tag.toLowerCase();
   const exact = BY_LOWER.get(lower);
   if (exact) return exact;
-  const parts = lower.split('-');
-  return BY_LANGUAGE.get(parts.slice(0, 2).join('-')) ?? BY_LANGUAGE.get(parts[0]!);
+  const [language, ...subtags] = lower.split('-');
+  // Subtags in the tag's own order (extended language, script, region, variants), so a script
+  // is weighed before a region; a singleton starts extensions and private use, which say
+  // nothing about the language (`zh-u-nu-hant` is not Traditional).
+  for (const subtag of subtags) {
+    if (subtag.length === 1) break;
+    const locale = BY_LANGUAGE.get(`${language}-${subtag}`);
+    if (locale) return locale;
+  }
+  return BY_LANGUAGE.get(language!);
 }
 
 /**
@@ -153,6 +175,7 @@ export const OPEN_GRAPH_LOCALES: Record<CatalogLocale, string> = {
   ja: 'ja_JP',
   ko: 'ko_KR',
   'zh-CN': 'zh_CN',
+  'zh-TW': 'zh_TW',
   hi: 'hi_IN',
   tr: 'tr_TR',
   ar: 'ar_AR',

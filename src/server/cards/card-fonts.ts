@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 // The fonts preview cards are drawn with, shipped as npm packages (Noto, under the OFL) rather
 // than whatever the machine has: a card looks the same on every deployment, and covers the
 // scripts the catalogue holds (Latin, Cyrillic, Greek, Arabic, Devanagari, Japanese and
-// Simplified Chinese, Hangul, and emoji). sharp draws text with Pango, which finds fonts through fontconfig, so the
+// Simplified Chinese, Hangul, and emoji). Traditional Chinese falls to the JP and SC fonts,
+// which hold every character the zh-TW catalog writes, though not in Taiwan's glyph shapes
+// (Noto Sans TC would be needed for those). sharp draws text with Pango, which finds fonts through fontconfig, so the
 // folders go in a fontconfig file of our own that the process points FONTCONFIG_FILE at before
 // any text is drawn (fontconfig reads it once, on first use).
 

@@ -164,7 +164,7 @@ describe.skipIf(!hasServerBuild)('every view in every language', () => {
     expect(unwrapped).toEqual([]);
   });
 
-  it.each(['ja', 'ar'] as const)(
+  it.each(['ja', 'ar', 'zh-TW'] as const)(
     '%s pages hold no English word of the interface',
     async (locale) => {
       for (const path of Object.values(VIEWS)) {
@@ -177,6 +177,18 @@ describe.skipIf(!hasServerBuild)('every view in every language', () => {
       }
     },
   );
+
+  it('zh-TW pages are Traditional Chinese in Taiwan’s words, not Simplified Chinese', async () => {
+    // Mainland terms, in either script, that Taiwan says otherwise (影片, 播放清單, 載入, 搜尋,
+    // 匯出, 設定, 連結, 檔案): what a mechanical conversion of zh-CN, or a zh-CN fallback, shows.
+    const mainland = /[视視][频頻]|播放列表|加[载載]|搜索|[导導]出|[设設]置|[链鏈]接|文件/;
+    for (const path of Object.values(VIEWS)) {
+      const { text } = await inLanguage(path, 'zh-TW');
+      const words = interfaceTextOf(text, path).join(' \n ');
+      expect(words, path).not.toMatch(mainland);
+      expect(words, path).toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
 
   it.each(LOCALES)('%s: counts are grouped as the locale groups them', async (locale) => {
     const { text } = await inLanguage(VIEWS.playlist, locale);
@@ -199,6 +211,18 @@ describe.skipIf(!hasServerBuild)('choosing the language', () => {
     expect(langOf(text)).toBe('de');
     expect(response.headers.get('vary')).toMatch(/Accept-Language/);
     expect(response.headers.get('vary')).toMatch(/Cookie/);
+  });
+
+  it('gives Traditional Chinese readers zh-TW and Simplified ones zh-CN', async () => {
+    for (const [header, expected] of [
+      ['zh-HK, zh;q=0.8, en;q=0.5', 'zh-TW'],
+      ['zh-Hant-TW, en;q=0.5', 'zh-TW'],
+      ['zh-SG, en;q=0.5', 'zh-CN'],
+    ] as const) {
+      const { response, text } = await page(VIEWS.playlist, { 'accept-language': header });
+      expect(langOf(text), header).toBe(expected);
+      expect(response.headers.get('vary'), header).toMatch(/Accept-Language/);
+    }
   });
 
   it('takes ?hl= over the header and the cookie; such an answer does not vary with them', async () => {
