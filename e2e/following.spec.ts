@@ -1,4 +1,7 @@
 import type { Page } from '@playwright/test';
+import { generateDemoCatalogue } from '../src/catalogue/demo-data.ts';
+import { FOLLOW_STORE_KEY, FOLLOW_STORE_VERSION } from '../src/app/following/follow-store.ts';
+import { everyCard, followedCount } from './following-cards.ts';
 import { expect, expectAccessible, IDS, test } from './fixtures.ts';
 
 // Following lists with no account: the follow list lives in the browser (it survives a
@@ -65,9 +68,7 @@ test('imports a subscriptions CSV of 50 channels and a NewPipe file; a bad file 
   ].join('\n');
   await importFile(page, 'subscriptions.csv', csv);
   await expect(page.getByRole('status').filter({ hasText: '50 lists added' })).toBeVisible();
-  await expect(
-    page.getByRole('main').getByRole('listitem').filter({ hasText: 'CHANNEL' }),
-  ).toHaveCount(50);
+  expect(await followedCount(page)).toBe(50);
 
   const newpipe = JSON.stringify({
     app_version: '0.27.6',
@@ -89,9 +90,7 @@ test('imports a subscriptions CSV of 50 channels and a NewPipe file; a bad file 
   await expect(page.getByRole('alert')).toContainText('line 3');
   await expect(cardOf(page, 'Catalogue Demo Studios')).toHaveCount(0);
   await page.reload();
-  await expect(
-    page.getByRole('main').getByRole('listitem').filter({ hasText: 'CHANNEL' }),
-  ).toHaveCount(51);
+  expect(await followedCount(page)).toBe(51);
 });
 
 test('exports OPML and imports it into a clean profile: the same list', async ({
@@ -127,4 +126,153 @@ test('exports OPML and imports it into a clean profile: the same list', async ({
   } finally {
     await clean.close();
   }
+});
+
+/** Channels of the demo catalogue with videos: what a real subscriptions file names. */
+const demoChannels = (count: number) => generateDemoCatalogue().channels.slice(2, 2 + count);
+
+const readStore = (page: Page) =>
+  page.evaluate((key) => localStorage.getItem(key), FOLLOW_STORE_KEY);
+
+test('imports a Takeout CSV with a German header while the view is open: every list shows its items, with no click', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await page.goto('/following');
+  const channels = demoChannels(50);
+  // Takeout writes the header in the account's language.
+  const csv = [
+    'Kanal-ID,Kanal-URL,Kanaltitel',
+    ...channels.map((c) => `${c.id},http://www.youtube.com/channel/${c.id},${c.title}`),
+  ].join('\n');
+  await importFile(page, 'Abos.csv', csv);
+  await expect(page.getByRole('status').filter({ hasText: '50 lists added' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^50 lists refreshed/ })).toBeVisible({
+    timeout: 30_000,
+  });
+  const cards = await everyCard(page);
+  expect(cards.map((card) => card.text.split('\n')[1])).toEqual(channels.map((c) => c.title));
+  for (const card of cards) {
+    expect(card.text, card.text).not.toContain('Loading');
+    expect(card.entries.length, card.text).toBeGreaterThan(0);
+  }
+});
+
+test('a list followed in another tab appears here with its items, with no click', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/following');
+  await expect(page.getByText('You follow nothing yet')).toBeVisible();
+  const other = await context.newPage();
+  await follow(other, `/playlist/${IDS.playlist101}`);
+  const card = cardOf(page, 'Field recordings 🎧');
+  await expect(card.getByText('#101')).toBeVisible();
+  await expect(card).not.toContainText('Loading');
+});
+
+test('an OPML file from a feed reader: its 10 lists are added and its 3 blogs named as skipped', async ({
+  page,
+}) => {
+  await page.goto('/following');
+  const channels = demoChannels(10);
+  const opml = `<?xml version="1.0" encoding="UTF-8"?>
+<opml version="2.0"><head><title>Feeds</title></head><body>
+  <outline text="Blogs">
+    <outline text="Slow Cooking" type="rss" xmlUrl="https://slowcooking.example/feed" htmlUrl="https://slowcooking.example/"/>
+    <outline text="Compiler notes" type="rss" xmlUrl="https://compilers.example/atom.xml"/>
+    <outline text="Garden diary" type="rss" xmlUrl="https://garden.example/rss"/>
+  </outline>
+  <outline text="Videos">
+${channels.map((c) => `    <outline text="${c.title}" type="rss" xmlUrl="https://www.youtube.com/feeds/videos.xml?channel_id=${c.id}"/>`).join('\n')}
+  </outline>
+</body></opml>`;
+  await importFile(page, 'feeds.opml', opml);
+  const message = page.getByRole('status').filter({ hasText: '10 lists added' });
+  await expect(message).toContainText(
+    '3 entries were skipped, not a playlist or channel of this platform: “Slow Cooking”, “Compiler notes”, “Garden diary”.',
+  );
+  expect(await followedCount(page)).toBe(10);
+});
+
+test('with storage full, a follow says it was not saved, and is not shown as made', async ({
+  page,
+}) => {
+  await page.goto(`/playlist/${IDS.playlist101}`);
+  // Fills this origin's storage to the last character it takes.
+  await page.evaluate(() => {
+    let n = 0;
+    for (let size = 1 << 20; size >= 1; ) {
+      try {
+        localStorage.setItem(`filler-${n++}`, 'x'.repeat(size));
+      } catch {
+        size = Math.floor(size / 2);
+      }
+    }
+  });
+  await page.getByRole('button', { name: 'Follow', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'Not saved: this browser’s storage for the explorer is full.',
+  );
+  await expect(page.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
+  expect(await readStore(page)).toBeNull();
+});
+
+test('a damaged entry is skipped and said, and a follow keeps it and everything else', async ({
+  page,
+}) => {
+  await page.goto('/following');
+  const good = {
+    kind: 'playlist',
+    id: IDS.playlist101,
+    title: 'Field recordings 🎧',
+    followedAt: 1,
+    seen: null,
+  };
+  const damaged = { kind: 'playlist', id: 42, note: 'written by hand' };
+  await page.evaluate(
+    ([key, text]) => localStorage.setItem(key!, text!),
+    [FOLLOW_STORE_KEY, JSON.stringify({ version: FOLLOW_STORE_VERSION, lists: [good, damaged] })],
+  );
+  await page.reload();
+  await expect(page.getByText('1 followed list could not be read')).toBeVisible();
+  await expect(cardOf(page, 'Field recordings 🎧').getByText('#101')).toBeVisible();
+  await follow(page, `/channel/${IDS.smallChannel}`);
+  const stored = JSON.parse((await readStore(page))!) as { lists: unknown[] };
+  expect(stored.lists).toContainEqual(damaged);
+  expect(stored.lists.map((l) => (l as { id: unknown }).id)).toEqual(
+    expect.arrayContaining([IDS.playlist101, IDS.smallChannel, 42]),
+  );
+});
+
+test('a store written by a newer version is shown, and survives a follow untouched', async ({
+  page,
+}) => {
+  await page.goto('/following');
+  const newer = JSON.stringify({
+    version: FOLLOW_STORE_VERSION + 1,
+    lists: [
+      {
+        kind: 'playlist',
+        id: IDS.playlist101,
+        title: 'Field recordings 🎧',
+        followedAt: 1,
+        seen: null,
+        folder: 'Music',
+      },
+    ],
+    folders: ['Music'],
+  });
+  await page.evaluate(([key, text]) => localStorage.setItem(key!, text!), [FOLLOW_STORE_KEY, newer]);
+  await page.reload();
+  await expect(page.getByText('saved by a newer version of the explorer')).toBeVisible();
+  await expect(cardOf(page, 'Field recordings 🎧').getByText('#101')).toBeVisible();
+  await page.goto(`/channel/${IDS.smallChannel}`);
+  await page.getByRole('button', { name: 'Follow', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'Not saved: your follow list was written by a newer version of the explorer',
+  );
+  expect(await readStore(page)).toBe(newer);
 });

@@ -166,15 +166,18 @@ export function useFollowingRefresh(lists: readonly FollowedList[], hydrated: bo
             results.set(keyOf(list), { state: 'failed', error: result.error, at });
           else {
             tally.lookups += result.lookups;
+            // A feed names a channel by its ID when the server has not seen its name: the
+            // name the reader followed it by stays.
+            const title = result.title && result.title !== list.id ? result.title : list.title;
             results.set(keyOf(list), {
               state: 'done',
-              update: compare(result.entries, result.title, list.seen),
+              update: compare(result.entries, title, list.seen),
               entries: result.entries,
               lookups: result.lookups,
               at,
             });
             // A list never seen before: this visit is where "new" starts from.
-            if (list.seen === null) noteBaseline(list, result.entries, result.title);
+            if (list.seen === null) noteBaseline(list, result.entries, title);
           }
           progressTimer ??= setTimeout(showProgress, REDRAW_MS);
         },

@@ -26,6 +26,8 @@ import { cards } from '../routes/cards.ts';
 import { feedUpdates, feeds } from '../routes/feeds.ts';
 import { createFeedSource } from '../feeds/feed-source.ts';
 import { FEED_UPDATES_PATH, FEEDS_PREFIX } from '../../shared/feeds.ts';
+import { FEED_COSTS_PATH, type FeedCosts } from '../../shared/feed-costs.ts';
+import { feedCosts } from '../routes/feed-costs.ts';
 import { CARDS_PREFIX } from '../cards/card-address.ts';
 import type { PreviewCards } from '../cards/preview-cards.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
@@ -83,9 +85,15 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   metrics?: { registry: ExplorerMetrics; token: string | undefined };
   /** Summaries, exports and walks of whole lists; unset: no such routes. */
   wholeList?: Omit<WholeListOptions, 'pageSource' | 'trustProxy'>;
+  /**
+   * Each client's allowance of upstream lookups (CLIENT_RATE_LIMIT_*), which the Following
+   * view's refresh estimate is worked out from; unset (tests): unlimited.
+   */
+  clientAllowance?: FeedCosts['allowance'];
 }
 
 const UNLIMITED: ClientRateLimit = { take: () => ({ ok: true }) };
+const UNLIMITED_ALLOWANCE: FeedCosts['allowance'] = { burst: 1e9, perSecond: 1e9 };
 
 export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
   const {
@@ -133,6 +141,18 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     publicUrl,
     trustProxy,
   };
+  if (options.wholeList)
+    app.get(
+      FEED_COSTS_PATH,
+      feedCosts({
+        pageSource,
+        keepsTail: feedOptions.feedSource.keepsTail,
+        trustProxy,
+        allowance: options.clientAllowance ?? UNLIMITED_ALLOWANCE,
+        quota: options.wholeList.quota,
+        shares: options.wholeList.shares,
+      }),
+    );
   app.get(FEED_UPDATES_PATH, feedUpdates(feedOptions));
   app.get(`${FEEDS_PREFIX}/*`, feeds(feedOptions));
 

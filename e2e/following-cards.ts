@@ -1,0 +1,47 @@
+import { expect, type Page } from '@playwright/test';
+
+// The Following view's cards, read as a reader sees them: the list is virtual (only the cards
+// near the window are in the page), so reading every card means scrolling through them all.
+
+export interface CardText {
+  position: number;
+  setSize: number;
+  text: string;
+  /** The entries' titles the card shows. */
+  entries: string[];
+}
+
+/** The cards in the page now. */
+export function cardsInPage(page: Page): Promise<CardText[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main li[aria-posinset]')].map((card) => ({
+      position: Number(card.getAttribute('aria-posinset')),
+      setSize: Number(card.getAttribute('aria-setsize')),
+      text: card.innerText,
+      entries: [...card.querySelectorAll('ol a')].map((a) => (a as HTMLElement).innerText),
+    })),
+  );
+}
+
+/** Every card, from the first to the last, scrolling down half a window at a time. */
+export async function everyCard(page: Page): Promise<CardText[]> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const byPosition = new Map<number, CardText>();
+  let total = Infinity;
+  for (let step = 0; step < 2_000 && byPosition.size < total; step++) {
+    for (const card of await cardsInPage(page)) {
+      total = card.setSize;
+      byPosition.set(card.position, card);
+    }
+    await page.evaluate(() => window.scrollBy(0, window.innerHeight / 2));
+  }
+  expect(byPosition.size).toBe(total);
+  return [...byPosition.values()].sort((a, b) => a.position - b.position);
+}
+
+/** The number of lists the view holds (its cards' set size), once it shows any. */
+export async function followedCount(page: Page): Promise<number> {
+  const first = page.locator('main li[aria-posinset="1"]');
+  await first.waitFor();
+  return Number(await first.getAttribute('aria-setsize'));
+}
