@@ -25,10 +25,17 @@ export const feedCostsSchema = z.object({
     burst: z.number().nonnegative(),
     perSecond: z.number().positive(),
   }),
-  /** The quota window's lookups left, for everyone, and this client's part of them. */
+  /** The quota window: its length, the lookups left in it, and this client's share of it. */
   window: z.object({
+    seconds: z.number().int().positive(),
     remaining: z.number().int().nonnegative(),
-    clientRemaining: z.number().int().nonnegative().nullable(),
+    /** This client's share of a window, and what is left of it now; null: no share is kept. */
+    clientShare: z
+      .object({
+        perWindow: z.number().int().positive(),
+        remaining: z.number().int().nonnegative(),
+      })
+      .nullable(),
     /** Seconds until the upstream's own "slow down" ends (0: none). */
     pausedForSeconds: z.number().int().nonnegative(),
   }),
@@ -38,9 +45,19 @@ export type FeedCosts = z.infer<typeof feedCostsSchema>;
 export type LookupRange = z.infer<typeof lookupsSchema>;
 
 /**
- * Seconds a refresh of `lookups` takes at this allowance, waits only: a burst at once, then
- * `perSecond`. An estimate (the bucket may not be full), which the view says it is.
+ * Seconds of waiting a refresh of `lookups` meets, at the pace it is allowed: a burst at once,
+ * then `perSecond`; and, past what is left of this client's share of the window, a window for
+ * each further share. An estimate (the burst may not be full, the window frees as it slides),
+ * which the view says it is.
  */
-export function refreshSeconds(lookups: number, allowance: FeedCosts['allowance']): number {
-  return Math.max(0, Math.ceil((lookups - allowance.burst) / allowance.perSecond));
+export function refreshSeconds(
+  lookups: number,
+  costs: Pick<FeedCosts, 'allowance' | 'window'>,
+): number {
+  const { allowance, window } = costs;
+  const paced = Math.max(0, Math.ceil((lookups - allowance.burst) / allowance.perSecond));
+  const share = window.clientShare;
+  const beyond = share === null ? 0 : lookups - share.remaining;
+  const windows = beyond > 0 ? Math.ceil(beyond / share!.perWindow) * window.seconds : 0;
+  return Math.max(paced, windows, window.pausedForSeconds);
 }

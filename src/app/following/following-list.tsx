@@ -1,5 +1,5 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { keyOf, type FollowedList } from './follow-store.ts';
 import { ListCard } from './list-card.tsx';
 import type { Result } from './use-following-refresh.ts';
@@ -18,12 +18,16 @@ const OVERSCAN = 4;
 export function FollowingList({
   lists,
   results,
+  waiting,
   label,
 }: {
   lists: readonly FollowedList[];
   results: ReadonlyMap<string, Result>;
+  /** Lists the refresh waits to read until the reader says so. */
+  waiting: readonly FollowedList[] | null;
   label: string;
 }) {
+  const held = useMemo(() => new Set(waiting?.map(keyOf)), [waiting]);
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
 
@@ -69,7 +73,7 @@ export function FollowingList({
             className="absolute inset-x-0 pb-4"
             style={{ top: item.start - virtualizer.options.scrollMargin }}
           >
-            <ListCard list={list} result={results.get(keyOf(list))} />
+            <ListCard list={list} result={results.get(keyOf(list))} held={held.has(keyOf(list))} />
           </li>
         );
       })}

@@ -97,7 +97,12 @@ export function FollowingRoute() {
             </p>
           )}
           <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{t('following.order')}</p>
-          <FollowingList lists={lists} results={results} label={t('following.heading')} />
+          <FollowingList
+            lists={lists}
+            results={results}
+            waiting={refresh.phase.kind === 'asking' ? refresh.phase.lists : null}
+            label={t('following.heading')}
+          />
         </>
       )}
       {hydrated && <FollowFilesPanel lists={lists} />}
@@ -112,9 +117,18 @@ function costSentence(estimate: Estimate, { t, formatWait }: Translation): strin
     min === max
       ? t('following.estimate.exact', { lists: estimate.lists, max })
       : t('following.estimate', { lists: estimate.lists, min, max });
-  return estimate.seconds > 0
-    ? `${cost} ${t('following.estimate.wait', { wait: formatWait(estimate.seconds) })}`
-    : cost;
+  const { seconds } = estimate;
+  if (seconds.max === 0) return cost;
+  const wait =
+    seconds.min === 0
+      ? t('following.estimate.waitUpTo', { wait: formatWait(seconds.max) })
+      : formatWait(seconds.min) === formatWait(seconds.max)
+        ? t('following.estimate.wait', { wait: formatWait(seconds.max) })
+        : t('following.estimate.waitRange', {
+            least: formatWait(seconds.min),
+            most: formatWait(seconds.max),
+          });
+  return `${cost} ${wait}`;
 }
 
 function AskFirst({
@@ -169,8 +183,16 @@ function RefreshStatus({
     text = parts.join(' · ');
   } else if (phase.kind === 'idle' && progress !== null && progress.total > 0)
     text = t('following.finished', { lists: progress.total, lookups: progress.lookups });
+  // The phase and counts as data too, for tests and benches that wait on them in any language.
   return (
-    <p role="status" aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
+    <p
+      role="status"
+      aria-live="polite"
+      data-phase={phase.kind}
+      data-done={progress?.done ?? 0}
+      data-total={progress?.total ?? 0}
+      className="text-sm text-zinc-700 dark:text-zinc-300"
+    >
       {text}
     </p>
   );

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
 import { channelPath, playlistPath } from '../../shared/app-routes.ts';
 import { cx } from '../components/ui/class-names.ts';
@@ -13,7 +14,18 @@ import type { Result } from './use-following-refresh.ts';
 
 const SHOWN = 5;
 
-export function ListCard({ list, result }: { list: FollowedList; result: Result | undefined }) {
+// Memoized: a scroll redraws the virtual list on every frame, and a card whose list and result
+// are the same objects has nothing new to draw.
+export const ListCard = memo(function ListCard({
+  list,
+  result,
+  held,
+}: {
+  list: FollowedList;
+  result: Result | undefined;
+  /** Not read yet, and not being read: the refresh waits for the reader's word. */
+  held: boolean;
+}) {
   const translation = useTranslation();
   const { t } = translation;
   const update = result?.state === 'done' ? result.update : null;
@@ -99,11 +111,13 @@ export function ListCard({ list, result }: { list: FollowedList; result: Result 
         </ol>
       )}
       {result === undefined && (
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t('app.loading')}</p>
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+          {t(held ? 'following.notRead' : 'app.loading')}
+        </p>
       )}
     </article>
   );
-}
+});
 
 /** New entries first (in the list's order), then the rest, a few in all. */
 function orderForReading(update: ListUpdate): FeedEntry[] {

@@ -30,8 +30,8 @@ export type Result =
 export interface Estimate {
   lists: number;
   lookups: { min: number; max: number };
-  /** Seconds of waiting for the allowance, at most. */
-  seconds: number;
+  /** Seconds of waiting for the allowance and the window's share: at least, at most. */
+  seconds: { min: number; max: number };
 }
 
 export interface Progress {
@@ -153,7 +153,7 @@ export function useFollowingRefresh(lists: readonly FollowedList[], hydrated: bo
           tally.done >= 5 && elapsed >= 2
             ? Math.round((elapsed / tally.done) * left)
             : estimate
-              ? Math.max(0, estimate.seconds - elapsed)
+              ? Math.max(0, estimate.seconds.min - elapsed)
               : null;
         setProgress({ total: targets.length, ...tally, startedAt, secondsLeft });
       };
@@ -233,11 +233,15 @@ export function useFollowingRefresh(lists: readonly FollowedList[], hydrated: bo
         max += cost.max;
         (cost.max === 0 ? free : paid).push(list);
       }
-      const seconds = priced?.meta ? refreshSeconds(max, priced.meta.allowance) : 0;
+      const meta = priced?.meta;
+      const seconds = {
+        min: meta ? refreshSeconds(min, meta) : 0,
+        max: meta ? refreshSeconds(max, meta) : 0,
+      };
       const estimate: Estimate = { lists: targets.length, lookups: { min, max }, seconds };
-      if (asked || seconds <= ASK_OVER_SECONDS) return run(targets, estimate);
-      if (free.length > 0)
-        run(free, { lists: free.length, lookups: { min: 0, max: 0 }, seconds: 0 });
+      if (asked || seconds.max <= ASK_OVER_SECONDS) return run(targets, estimate);
+      const none = { min: 0, max: 0 };
+      if (free.length > 0) run(free, { lists: free.length, lookups: none, seconds: none });
       setPhase({
         kind: 'asking',
         estimate: { ...estimate, lists: paid.length },

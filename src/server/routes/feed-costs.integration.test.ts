@@ -87,8 +87,12 @@ describe('the cost of a refresh, before it spends', () => {
 
   it('says what the window has left for everyone and for this client', async () => {
     const answer = await costs([{ kind: 'channel', id: FIXTURE_IDS.smallChannel }]);
+    expect(answer.window.seconds).toBe(3600);
     expect(answer.window.remaining).toBeGreaterThan(0);
-    expect(answer.window.clientRemaining).toBeGreaterThan(0);
+    expect(answer.window.clientShare?.remaining).toBeGreaterThan(0);
+    expect(answer.window.clientShare?.perWindow).toBeGreaterThanOrEqual(
+      answer.window.clientShare!.remaining,
+    );
     expect(answer.window.pausedForSeconds).toBe(0);
   });
 

@@ -17,8 +17,11 @@ export interface FeedCostsOptions extends FeedCostParts {
   trustProxy: boolean;
   allowance: FeedCosts['allowance'];
   quota: Pick<QuotaGuard, 'stats'>;
-  shares?: Pick<ClientShares, 'room'>;
+  shares?: Pick<ClientShares, 'room' | 'perClient'>;
 }
+
+/** The window the quota is counted in (quota-guard.ts): an hour. */
+const WINDOW_SECONDS = 3600;
 
 export function feedCosts(options: FeedCostsOptions): Handler<AppEnv> {
   return (c) => {
@@ -38,8 +41,14 @@ export function feedCosts(options: FeedCostsOptions): Handler<AppEnv> {
       })),
       allowance: options.allowance,
       window: {
+        seconds: WINDOW_SECONDS,
         remaining: Math.max(0, budget - usedLastHour),
-        clientRemaining: options.shares?.room(clientAddress(c, options.trustProxy)) ?? null,
+        clientShare: options.shares
+          ? {
+              perWindow: options.shares.perClient,
+              remaining: options.shares.room(clientAddress(c, options.trustProxy)),
+            }
+          : null,
         pausedForSeconds,
       },
     };
