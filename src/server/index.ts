@@ -7,6 +7,7 @@ import { createLogger } from './observability/logger.ts';
 import { createMetricsServer } from './observability/metrics-server.ts';
 import { memoryPlan } from './process/memory-plan.ts';
 import { startExplorer } from './process/start-explorer.ts';
+import { StateDirInUse } from './disk/state-dir-lock.ts';
 
 // `npm start`: reads the configuration, starts the explorer and serves it. All the behaviour
 // lives in create-server-app.ts and its parts (cached pages take a fast path in front of it,
@@ -28,7 +29,16 @@ if (memory.verdict === 'cannot') {
   process.exit(1);
 }
 logger[memory.advice.length > 0 ? 'warn' : 'info']({ memory }, 'memory plan');
-const explorer = await startExplorer(config, logger);
+const explorer = await startExplorer(config, logger).catch((error: unknown) => {
+  // Another process holds STATE_DIR: said in one line, naming the folder and its holder.
+  if (!(error instanceof StateDirInUse)) throw error;
+  logger.fatal(
+    { stateDir: error.dir, holderPid: error.holderPid },
+    `cannot start: ${error.message}`,
+  );
+  logger.flush();
+  process.exit(1);
+});
 
 const edge = createHttpEdge(explorer.listener, {
   timeouts: config.http,

@@ -1,19 +1,33 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { sqliteCode, SQLITE_CORRUPT, SQLITE_NOTADB } from './sqlite-errors.ts';
 
 // The files a process alone keeps in STATE_DIR (the hour's spending, the pages it fetched), each
 // an SQLite database through node:sqlite in WAL mode: a committed write survives the process
-// being killed (it is in the log, which the next open replays). A file that cannot be opened or
-// read (corrupt, not a database, unwritable) is moved aside (`<file>.broken-<time>`, with its
-// log) and reported, a fresh one is made in its place, and if even that fails the explorer runs
-// on without it: a state file never stops the server, and never answers with what it cannot
-// read back.
+// being killed (it is in the log, which the next open replays). A file that is damaged (SQLite
+// says corrupt or not a database, or its pages fail the check) is moved aside
+// (`<file>.broken-<time>`, with its log) and reported, and a fresh one is made in its place.
+// Any other failure (the file busy or locked by another connection, unwritable, the disk full)
+// says nothing about the file's bytes: it is left exactly where it is, and the explorer runs
+// on without it. Moving a live file aside would throw away an hour another process is still
+// counting in it. Either way a state file never stops the server, and never answers with what
+// it cannot read back.
 
 export interface StateLogger {
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
+
+/** What the check of a file's pages found wrong. */
+class DamagedFile extends Error {}
+
+/** Whether `error` is about the file's bytes, rather than about reaching them. */
+const isDamage = (error: unknown) => {
+  if (error instanceof DamagedFile) return true;
+  const code = sqliteCode(error);
+  return code === SQLITE_CORRUPT || code === SQLITE_NOTADB;
+};
 
 /**
  * Opens (or creates) the database at `path` with `schema` (idempotent SQL), checked page by page;
@@ -29,6 +43,13 @@ export function openStateDatabase(
   try {
     return openAt(path, schema);
   } catch (error) {
+    if (!isDamage(error)) {
+      logger.error(
+        { err: error, path, movedTo: null },
+        `${what.name} cannot be used (left in place): ${what.without}`,
+      );
+      return null;
+    }
     const aside = existsSync(path) ? `${path}.broken-${now()}` : null;
     if (aside !== null) {
       try {
@@ -56,15 +77,17 @@ function openAt(path: string, schema: string): DatabaseSync {
   mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
   try {
+    // First of all: switching to WAL and every statement after it may meet another
+    // connection's lock, and must wait for it rather than fail as if the file were damaged.
+    db.exec('PRAGMA busy_timeout = 1000');
     db.exec(`
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
-      PRAGMA busy_timeout = 1000;
       ${schema}
     `);
     // Reads every page of the tables: a damaged file says so now, not mid-hour.
     const check = db.prepare('PRAGMA quick_check').get() as { quick_check?: string } | undefined;
-    if (check?.quick_check !== 'ok') throw new Error(`quick_check: ${check?.quick_check}`);
+    if (check?.quick_check !== 'ok') throw new DamagedFile(`quick_check: ${check?.quick_check}`);
     return db;
   } catch (error) {
     db.close();

@@ -22,9 +22,13 @@ afterEach(() => {
   logged.length = 0;
 });
 
-function open(maxBytes = 1 << 20, now = () => 1_000_000) {
+/** Two upstreams' keys (disk/upstream-scope.ts): the stores below are the first's unless told. */
+const UPSTREAM_A = 'a'.repeat(32);
+const UPSTREAM_B = 'b'.repeat(32);
+
+function open(maxBytes = 1 << 20, now = () => 1_000_000, scope = UPSTREAM_A) {
   dir ??= mkdtempSync(join(tmpdir(), 'disk-pages-'));
-  const store = openDiskPages(join(dir, PAGES_FILE), { maxBytes, logger, now });
+  const store = openDiskPages(join(dir, PAGES_FILE), { maxBytes, scope, logger, now });
   if (store === null) throw new Error('expected a store');
   opened.push(store);
   return store;
@@ -71,6 +75,26 @@ describe('pages on disk', () => {
     expect(store.entry('k')).toBeUndefined();
     expect(logged).toEqual(['warn a damaged page in the page store was dropped']);
     expect(store.stats().entries).toBe(0);
+  });
+
+  it("never serves another upstream's page; switching back finds its own again", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'disk-pages-'));
+    const first = open();
+    first.store('playlist PL1 ', page('from A'), 60_000);
+    await nextTurn();
+    opened.pop()?.close();
+
+    const other = open(undefined, undefined, UPSTREAM_B);
+    expect(other.entry('playlist PL1 ')).toBeUndefined();
+    other.store('playlist PL1 ', page('from B'), 60_000);
+    await nextTurn();
+    opened.pop()?.close();
+
+    const back = open();
+    const read = back.read('playlist PL1 ') as { entry?: StoredPage };
+    expect(read.entry?.body.toString()).toBe(page('from A').body.toString());
+    // Both kept, in one store and its one limit.
+    expect(back.stats().entries).toBe(2);
   });
 
   it('forgets what has expired, and past its limit drops the least recently used', async () => {

@@ -19,6 +19,13 @@ import type { SecondLevel, SecondLevelRead } from './second-level.ts';
 // against its own validator (a hash of its bytes) before it is served: a damaged row is dropped,
 // never sent. A store that fails mid-run (disk full, file gone) is reported once and the process
 // goes on from memory and the upstream.
+//
+// A page is the upstream's that sent it: each row's key is the upstream's key
+// (disk/upstream-scope.ts), a colon, then the page's, and a store opened for one upstream reads
+// only its own rows. Another upstream's pages stay (switching back finds them warm) and share the
+// limit, the least recently used of all going first. Rows from before upstreams were told apart
+// have no such prefix: no upstream reads them, and, used no more, they are among the first to go
+// when space is needed.
 
 export const PAGES_FILE = 'explorer-pages.sqlite';
 
@@ -73,9 +80,9 @@ interface Row {
 /** Opens (or creates) the store at `path`; null when no usable file can be had (logged). */
 export function openDiskPages(
   path: string,
-  options: { maxBytes: number; logger: StateLogger; now?: () => number },
+  options: { maxBytes: number; scope: string; logger: StateLogger; now?: () => number },
 ): DiskPages | null {
-  const { maxBytes, logger, now = Date.now } = options;
+  const { maxBytes, scope, logger, now = Date.now } = options;
   const db = openStateDatabase(
     path,
     SCHEMA,
@@ -83,12 +90,14 @@ export function openDiskPages(
     logger,
     now,
   );
-  return db === null ? null : diskPagesOver(db, path, maxBytes, logger, now);
+  return db === null ? null : diskPagesOver(db, path, `${scope}:`, maxBytes, logger, now);
 }
 
 function diskPagesOver(
   db: DatabaseSync,
   path: string,
+  /** Before every key this store reads or writes: its upstream's rows only. */
+  prefix: string,
   maxBytes: number,
   logger: StateLogger,
   now: () => number,
@@ -130,6 +139,7 @@ function diskPagesOver(
     }
   };
 
+  /** `key` is a row's whole key (an eviction's victim may be another upstream's). */
   const remove = (key: string) => {
     drop.run(key);
     ({ bytes, entries } = measured());
@@ -162,7 +172,7 @@ function diskPagesOver(
       try {
         for (const [key, { entry, expires }] of batch) {
           const encoded = rightSized(encodeEntry(entry));
-          put.run(key, encoded, encoded.length, expires, at);
+          put.run(prefix + key, encoded, encoded.length, expires, at);
         }
         ({ bytes, entries } = measured());
         evict(at);
@@ -179,11 +189,12 @@ function diskPagesOver(
     const at = now();
     const waiting = pending.get(key);
     if (waiting !== undefined) return waiting.expires > at ? waiting.entry : undefined;
+    const stored = prefix + key;
     return run(() => {
-      const row = get.get(key) as Row | undefined;
+      const row = get.get(stored) as Row | undefined;
       if (row === undefined) return undefined;
       if (row.expires_ms <= at) {
-        remove(key);
+        remove(stored);
         return undefined;
       }
       const entry =
@@ -192,10 +203,10 @@ function diskPagesOver(
           : undefined;
       if (entry === undefined || (entry.kind === 'page' && etagOf(entry.body) !== entry.etag)) {
         logger.warn({ path, key }, 'a damaged page in the page store was dropped');
-        remove(key);
+        remove(stored);
         return undefined;
       }
-      if (at - row.used_ms >= TOUCH_EVERY_MS) touch.run(at, key);
+      if (at - row.used_ms >= TOUCH_EVERY_MS) touch.run(at, stored);
       return entry;
     });
   };

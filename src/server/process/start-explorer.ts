@@ -29,6 +29,8 @@ import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { openDiskPages, PAGES_FILE } from '../pages/disk-pages.ts';
 import { openQuotaJournal, QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
+import { lockStateDir, StateDirUnlockable, type StateDirLock } from '../disk/state-dir-lock.ts';
+import { upstreamScope } from '../disk/upstream-scope.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import {
   createRoundTrip,
@@ -64,10 +66,63 @@ export interface Explorer {
   close(): Promise<void>;
 }
 
+/**
+ * Starts the explorer. Without Redis, it first takes STATE_DIR for this process alone
+ * (disk/state-dir-lock.ts): while another process holds it, this throws StateDirInUse, before
+ * anything else has started.
+ */
 export async function startExplorer(
   config: ServerConfig,
   logger: Logger,
   options: { devShell?: AppShell } = {},
+): Promise<Explorer> {
+  const { stateDir, lock } = await holdStateDir(config, logger);
+  let explorer: Explorer;
+  try {
+    explorer = await assembleExplorer({ ...config, stateDir }, logger, options);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  return {
+    ...explorer,
+    async close() {
+      try {
+        await explorer.close();
+      } finally {
+        // Only once the state files are closed: the next holder must find them written.
+        lock?.release();
+      }
+    },
+  };
+}
+
+/**
+ * The state folder this process may use, held: none with Redis (replicas keep nothing there)
+ * or without STATE_DIR; none either, and said so, when it cannot be locked at all (unwritable):
+ * state without the lock could be shared unknowingly, and a state file never stops the server.
+ */
+async function holdStateDir(
+  config: ServerConfig,
+  logger: Logger,
+): Promise<{ stateDir: string | null; lock: StateDirLock | null }> {
+  if (config.redis !== null || config.stateDir === null) return { stateDir: null, lock: null };
+  try {
+    return { stateDir: config.stateDir, lock: await lockStateDir(config.stateDir) };
+  } catch (error) {
+    if (!(error instanceof StateDirUnlockable)) throw error;
+    logger.error(
+      { err: error.cause, stateDir: error.dir },
+      `${error.message}: the hour and the pages are kept in memory only`,
+    );
+    return { stateDir: null, lock: null };
+  }
+}
+
+async function assembleExplorer(
+  config: ServerConfig,
+  logger: Logger,
+  options: { devShell?: AppShell },
 ): Promise<Explorer> {
   const { baseUrl, apiKey, apiSecret, catalogue } = await resolveUpstreamTarget(
     config.upstream,
@@ -76,7 +131,9 @@ export async function startExplorer(
   // With REDIS_URL, the replicas share quota, allowances, pages, walks and breaker openings
   // through Redis; without it, this process keeps them in its own memory, the hour's spending
   // and the pages it fetched also on disk (STATE_DIR: quota/quota-journal.ts,
-  // pages/disk-pages.ts) to outlive it. Chosen here, once.
+  // pages/disk-pages.ts) to outlive it, each row keyed by the upstream it is true of
+  // (disk/upstream-scope.ts). Chosen here, once.
+  const scope = upstreamScope(config.upstream);
   const state: DeploymentState =
     config.redis === null
       ? createLocalState({
@@ -84,12 +141,13 @@ export async function startExplorer(
           journal:
             config.stateDir === null
               ? null
-              : openQuotaJournal(join(config.stateDir, QUOTA_JOURNAL_FILE), logger),
+              : openQuotaJournal(join(config.stateDir, QUOTA_JOURNAL_FILE), scope, logger),
           pages:
             config.stateDir === null || config.diskCacheMaxBytes === 0
               ? null
               : openDiskPages(join(config.stateDir, PAGES_FILE), {
                   maxBytes: config.diskCacheMaxBytes,
+                  scope,
                   logger,
                 }),
         })
@@ -264,6 +322,7 @@ export async function startExplorer(
     sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
     wholeList: { quota, shares, channelTitles, walks, stallMs: config.http.idleMs },
+    clientAllowance: config.clientRateLimit,
   });
   const served = explorerListener(
     app,

@@ -1,25 +1,40 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
+import {
+  json,
+  pagesFrom,
+  playlistInfo,
+  playlistItem,
+  startTestUpstream,
+  type TestUpstream,
+} from '../../test-support/test-upstream.ts';
+import { PID_FILE } from '../disk/state-dir-lock.ts';
 import { PAGES_FILE } from '../pages/disk-pages.ts';
 import { QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
 
 // STATE_DIR across restarts, as an operator meets it: `node src/server/index.ts` killed outright
 // (SIGKILL, as a crash or an impatient orchestrator would) and started again on the same folder,
 // in front of an upstream that counts the calls it gets: the hour's spending, and the pages.
+// Then what the folder is true of (one upstream and key: another starts clean), and whose it is
+// (one process: a second is refused, and nothing live is ever moved aside).
 
 let fixture: ExplorerFixture;
+/** A second upstream, of made-up pages, that takes any key: told apart from the fixture's. */
+let other: TestUpstream;
 let stateDir: string;
 
 beforeAll(async () => {
-  fixture = await startExplorerFixture();
+  [fixture, other] = await Promise.all([startExplorerFixture(), startTestUpstream()]);
 });
-afterAll(() => fixture.close());
+afterAll(() => Promise.all([fixture.close(), other.close()]));
 afterEach(async () => {
   await fixture.reset();
+  other.reset();
   rmSync(stateDir, { recursive: true, force: true });
 });
 
@@ -149,6 +164,220 @@ describe('the pages kept on disk', () => {
     const again = fixture.spawn(env());
     await readPages(await again.listening(), 2);
     expect(fixture.upstream.hits()).toBe(2);
+    await stop(again);
+  });
+});
+
+/** The upstream's "slow down" (spec §2.3): every call held for ten minutes. */
+const SLOW_DOWN = json(
+  429,
+  { title: 'Too Many Requests', status: 429, code: 'rate_limited' },
+  { 'Retry-After': '600' },
+);
+
+/** An explorer's variables for `other`, with `key` as its API key. */
+const otherEnv = (key: string) => ({
+  ...env(),
+  CATALOGUE_BASE_URL: other.url,
+  CATALOGUE_API_KEY: key,
+  CATALOGUE_API_SECRET: 'a-secret',
+});
+
+/** The embedded catalogue (no CATALOGUE_BASE_URL), as `npm start` runs it. */
+const embeddedEnv = () => ({ ...env(), CATALOGUE_BASE_URL: '' });
+
+/** The first page of the 100-video playlist: its status, problem code and title. */
+async function firstPage(url: string) {
+  const response = await fetch(`${url}/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`);
+  const body = (await response.json()) as { code?: string; info?: { title: string } };
+  return { status: response.status, code: body.code, title: body.info?.title };
+}
+
+/** Starts an explorer with `variables`, asks for the first page, stops it: what it answered. */
+async function askOnce(variables: Record<string, string>) {
+  const child = fixture.spawn(variables);
+  const answer = await firstPage(await child.listening());
+  await stop(child);
+  return answer;
+}
+
+const asides = () => readdirSync(stateDir).filter((name) => name.includes('.broken-'));
+
+describe("the state is one upstream's and one key's", () => {
+  it("an upstream's 429 is not applied to the embedded catalogue on the same STATE_DIR", async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    other.setFallback(SLOW_DOWN);
+    expect(await askOnce(otherEnv('key-one'))).toMatchObject({
+      status: 429,
+      code: 'upstream_rate_limited',
+    });
+    expect(other.hits()).toBe(1);
+    // The pause was kept: that upstream, restarted, still holds its calls, and makes none.
+    expect(await askOnce(otherEnv('key-one'))).toMatchObject({ status: 429 });
+    expect(other.hits()).toBe(1);
+
+    expect(await askOnce(embeddedEnv())).toMatchObject({ status: 200 });
+  });
+
+  it("the same base URL with another key starts clean; the first key's pause is kept for it", async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    other.setFallback(SLOW_DOWN);
+    expect(await askOnce(otherEnv('key-one'))).toMatchObject({ status: 429 });
+    other.setFallback(
+      pagesFrom(() => ({
+        info: playlistInfo(FIXTURE_IDS.playlist100),
+        items: [playlistItem(1)],
+        continuation: null,
+      })),
+    );
+
+    expect(await askOnce(otherEnv('key-two'))).toMatchObject({ status: 200 });
+    expect(other.hits()).toBe(2);
+    // Back to the first key: its pause again, with no call made.
+    expect(await askOnce(otherEnv('key-one'))).toMatchObject({
+      status: 429,
+      code: 'upstream_rate_limited',
+    });
+    expect(other.hits()).toBe(2);
+    // The files know the keys by a digest only.
+    for (const name of readdirSync(stateDir)) {
+      const bytes = readFileSync(join(stateDir, name));
+      expect(bytes.includes('key-one')).toBe(false);
+      expect(bytes.includes('key-two')).toBe(false);
+    }
+  });
+
+  it("another upstream's pages on disk are not served; switching back serves its own", async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    const made = await askOnce(otherEnv('key-one'));
+    expect(made).toMatchObject({ status: 200, title: playlistInfo(FIXTURE_IDS.playlist100).title });
+    expect(other.hits()).toBe(1);
+
+    // The fixture's catalogue, on the same folder: its own page, from its own upstream call.
+    const real = await askOnce(env());
+    expect(real.status).toBe(200);
+    expect(real.title).not.toBe(made.title);
+    expect(fixture.upstream.hits()).toBe(1);
+
+    // And back: the made-up page again, from disk.
+    expect(await askOnce(otherEnv('key-one'))).toEqual(made);
+    expect(other.hits()).toBe(1);
+  });
+});
+
+describe('one process per STATE_DIR', () => {
+  /** Plenty: these tests spend lookups as fast as they can. */
+  const HOUR = 1_000_000;
+  const busyEnv = () => ({ ...otherEnv('key-one'), CATALOGUE_QUOTA_PER_HOUR: String(HOUR) });
+
+  /** A playlist whose chain never ends: every page asked for is a new one, an upstream call. */
+  const endless = pagesFrom((url) => {
+    const at = Number(url.searchParams.get('continuation')?.slice('p'.length) ?? '1');
+    return {
+      ...(at === 1 ? { info: playlistInfo(url.searchParams.get('id') ?? '') } : {}),
+      items: [playlistItem(at)],
+      continuation: `p${at + 1}`,
+    };
+  });
+
+  /** How long a refused start may take to be gone, on a loaded machine (loading the code). */
+  const REFUSED_WITHIN_MS = 30_000;
+
+  /** Whether `child` came to listen or exited (the fixture's `listening` gives up sooner). */
+  async function settled(child: ReturnType<ExplorerFixture['spawn']>) {
+    for (let waited = 0; waited < REFUSED_WITHIN_MS; waited += 20) {
+      if (child.stdout().includes('"explorer listening"')) return 'listening';
+      if (child.child.exitCode !== null) return 'exited';
+      await sleep(20);
+    }
+    return 'neither';
+  }
+
+  /** `child` refused to start: it exited non-zero, naming the folder and the holder's PID. */
+  async function expectRefused(child: ReturnType<ExplorerFixture['spawn']>, holder: number) {
+    const code = await Promise.race([child.exited, sleep(REFUSED_WITHIN_MS).then(() => 'running')]);
+    if (code === 'running') child.child.kill('SIGKILL');
+    expect(code, `it did not exit:\n${child.stdout()}\n${child.stderr()}`).not.toBe('running');
+    expect(code).not.toBe(0);
+    expect(child.stdout()).toContain(`STATE_DIR ${stateDir} is in use by another explorer`);
+    expect(child.stdout()).toContain(`PID ${holder}`);
+  }
+
+  it('a second process is refused, 20 times, while the first spends lookups; nothing is moved aside', async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    other.setFallback(endless);
+    const first = fixture.spawn(busyEnv());
+    const url = await first.listening();
+    let read = 0;
+    let writing = true;
+    const writer = (async () => {
+      let continuation = '';
+      while (writing) {
+        const query = new URLSearchParams({ id: FIXTURE_IDS.playlist5000, continuation });
+        const response = await fetch(`${url}/api/v1/playlist?${query}`);
+        if (response.status !== 200) throw new Error(`the first answered ${response.status}`);
+        ({ continuation } = (await response.json()) as { continuation: string });
+        read++;
+      }
+    })();
+
+    try {
+      // Two at a time (a start is mostly loading code, a CPU's work); each meets the first
+      // mid-write, and is gone in a few seconds.
+      for (let round = 0; round < 10; round++) {
+        const readBefore = read;
+        const seconds = Array.from({ length: 2 }, () => fixture.spawn(busyEnv()));
+        for (const second of seconds) await expectRefused(second, first.child.pid!);
+        expect(read).toBeGreaterThan(readBefore);
+      }
+    } finally {
+      writing = false;
+      await writer;
+    }
+    expect(asides()).toEqual([]);
+
+    // The first kept the hour whole: every call it made is still counted after a crash.
+    const before = await remaining(url);
+    expect(before).toBe(HOUR - other.hits());
+    await crash(first, url);
+    const again = fixture.spawn(busyEnv());
+    expect(await remaining(await again.listening())).toBe(before);
+    await stop(again);
+    expect(asides()).toEqual([]);
+  }, 240_000);
+
+  it('two processes started at the same moment: one serves, the other is refused naming it', async () => {
+    for (let run = 0; run < 4; run++) {
+      stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+      const pair = [fixture.spawn(busyEnv()), fixture.spawn(busyEnv())];
+      try {
+        const outcomes = await Promise.all(pair.map(settled));
+        expect([...outcomes].sort()).toEqual(['exited', 'listening']);
+        const serving = pair[outcomes.indexOf('listening')]!;
+        await expectRefused(pair[outcomes.indexOf('exited')]!, serving.child.pid!);
+        await stop(serving);
+      } finally {
+        for (const child of pair) child.child.kill('SIGKILL');
+      }
+      expect(asides()).toEqual([]);
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it('the lock of a SIGKILLed process does not stop the next start', async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
+    const first = fixture.spawn(busyEnv());
+    const url = await first.listening();
+    expect((await firstPage(url)).status).toBe(200);
+    await crash(first, url);
+    // What it left behind names a process that is gone.
+    expect(readFileSync(join(stateDir, PID_FILE), 'utf8').trim()).toBe(String(first.child.pid));
+
+    const again = fixture.spawn(busyEnv());
+    const next = await again.listening();
+    // Its hour, too: the page it read (the cost's first page, kept on disk).
+    expect(await remaining(next)).toBe(HOUR - 1);
+    expect(readFileSync(join(stateDir, PID_FILE), 'utf8').trim()).toBe(String(again.child.pid));
     await stop(again);
   });
 });

@@ -17,8 +17,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function open(now: () => number) {
-  const journal = openQuotaJournal(join(dir, 'state.sqlite'), silent, now)!;
+/** Two upstreams' keys (disk/upstream-scope.ts): the journals below are the first's unless told. */
+const UPSTREAM_A = 'a'.repeat(32);
+const UPSTREAM_B = 'b'.repeat(32);
+
+function open(now: () => number, scope = UPSTREAM_A) {
+  const journal = openQuotaJournal(join(dir, 'state.sqlite'), scope, silent, now)!;
   journals.push(journal);
   return journal;
 }
@@ -48,5 +52,25 @@ describe('the quota journal', () => {
     ms += 30 * 60_000;
     const later = createQuotaGuard({ budgetPerHour: 10, now, journal: open(now).budget('quota') });
     expect(later.stats().usedLastHour).toBe(3);
+  });
+
+  it("another upstream's hour and pause are not applied; switching back restores them", () => {
+    dir = mkdtempSync(join(tmpdir(), 'quota-journal-'));
+    const ms = 1_800_000_000_000;
+    const now = () => ms;
+    const a = createQuotaGuard({ budgetPerHour: 10, now, journal: open(now).budget('quota') });
+    for (let i = 0; i < 3; i++) expect(a.tryAcquire().ok).toBe(true);
+    a.pauseFor(600);
+
+    const b = createQuotaGuard({
+      budgetPerHour: 10,
+      now,
+      journal: open(now, UPSTREAM_B).budget('quota'),
+    });
+    expect(b.stats()).toEqual({ budget: 10, usedLastHour: 0, pausedForSeconds: 0 });
+    expect(b.tryAcquire().ok).toBe(true);
+
+    const back = createQuotaGuard({ budgetPerHour: 10, now, journal: open(now).budget('quota') });
+    expect(back.stats()).toEqual({ budget: 10, usedLastHour: 3, pausedForSeconds: 600 });
   });
 });

@@ -8,8 +8,13 @@ import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
 //
 // SQLite through node:sqlite, in WAL mode: a write is a few tens of microseconds, and what is
 // committed survives the process being killed (it is in the log file, which the next open
-// replays). A file that cannot be opened or read (corrupt, not a database, unwritable) is
-// moved aside and reported, and the explorer runs on with the hour in memory, as it did before.
+// replays). A damaged file is moved aside and reported, and the explorer runs on with the hour
+// in memory, as it did before (disk/state-database.ts).
+//
+// The hour and a 429's pause are the account's, so each row is the upstream's
+// (disk/upstream-scope.ts): its budget is written `<upstream>/<budget>`, and a journal opened for
+// one upstream reads only that upstream's rows. Rows from before upstreams were told apart name
+// none ("quota"): no upstream reads them, and they leave with the window.
 
 export interface BudgetJournal {
   /** The calls still in the window (`second` since the epoch, `calls` then), and the pause. */
@@ -19,7 +24,10 @@ export interface BudgetJournal {
 }
 
 export interface QuotaJournal {
-  /** The journal of one budget (the account's quota, warming's share): `name` tells them apart. */
+  /**
+   * The journal of one budget of this journal's upstream (the account's quota, warming's
+   * share): `name` tells them apart.
+   */
   budget(name: string): BudgetJournal;
   close(): void;
 }
@@ -35,11 +43,13 @@ const WINDOW_SECONDS = 3600;
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * Opens (or creates) the journal at `path`. Null when there is no usable file there: it is then
- * moved aside (`<path>.broken-<time>`) when it exists, and the reason logged.
+ * Opens (or creates) the journal at `path`, for the upstream whose rows are keyed `scope`
+ * (disk/upstream-scope.ts). Null when there is no usable file there: it is then moved aside
+ * (`<path>.broken-<time>`) when it is damaged, and the reason logged.
  */
 export function openQuotaJournal(
   path: string,
+  scope: string,
   logger: JournalLogger,
   now: () => number = Date.now,
 ): QuotaJournal | null {
@@ -59,12 +69,13 @@ export function openQuotaJournal(
     logger,
     now,
   );
-  return db === null ? null : journalOver(db, path, logger, now);
+  return db === null ? null : journalOver(db, path, scope, logger, now);
 }
 
 function journalOver(
   db: DatabaseSync,
   path: string,
+  scope: string,
   logger: JournalLogger,
   now: () => number,
 ): QuotaJournal {
@@ -76,7 +87,9 @@ function journalOver(
     `INSERT INTO budget_pause (budget, until_ms) VALUES (?, ?)
      ON CONFLICT (budget) DO UPDATE SET until_ms = max(until_ms, excluded.until_ms)`,
   );
+  // Every upstream's rows: another's past hour and its lapsed pauses are of no use to anyone.
   const prune = db.prepare('DELETE FROM budget_calls WHERE second <= ?');
+  const prunePauses = db.prepare('DELETE FROM budget_pause WHERE until_ms <= ?');
   const callsOf = db.prepare(
     'SELECT second, calls FROM budget_calls WHERE budget = ? AND second > ? ORDER BY second',
   );
@@ -93,6 +106,7 @@ function journalOver(
       if (ms - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = ms;
         prune.run(Math.floor(ms / 1000) - WINDOW_SECONDS);
+        prunePauses.run(ms);
       }
     } catch (error) {
       failed = true;
@@ -104,7 +118,8 @@ function journalOver(
   };
 
   return {
-    budget(name) {
+    budget(budget) {
+      const name = `${scope}/${budget}`;
       const since = Math.floor(now() / 1000) - WINDOW_SECONDS;
       const rows = callsOf.all(name, since) as Array<{ second: number; calls: number }>;
       const pause = pauseOf.get(name) as { until_ms: number } | undefined;
