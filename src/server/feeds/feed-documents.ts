@@ -11,6 +11,7 @@ import {
 import { platformChannelUrl, platformPlaylistUrl, watchUrl } from '../../shared/platform-links.ts';
 import { SITE_NAME } from '../rendering/link-preview.ts';
 import type { FeedContent, FeedItem } from './feed-source.ts';
+import { htmlOfText, webUrl } from './feed-values.ts';
 
 // A list's feed written in each format (Atom and RSS by fast-xml-parser's builder, JSON Feed 1.1
 // by feedsmith), from one description of its content
@@ -21,13 +22,14 @@ import type { FeedContent, FeedItem } from './feed-source.ts';
 // Text comes from the upstream and may hold anything (markup, `]]>`, bidi controls): it is
 // passed as text and escaped by the builder. XML 1.0 cannot carry some control characters at
 // all, so the XML formats drop those characters, and only those (never the entry); JSON Feed
-// carries every character, escaped.
+// carries every character, escaped. RSS descriptions are HTML to readers, so their text is
+// written as HTML showing that text (feed-values.ts); Atom says `type="text"` and JSON Feed
+// has `content_text`. Every URL from the upstream (thumbnails, images, icons) goes out only as
+// an absolute http(s) URL, or not at all (feed-values.ts).
 
 /** Characters XML 1.0 forbids (§2.2), and half surrogate pairs. */
 const NOT_XML = /(?![\t\n\r\u007F-\u009F])\p{Cc}|[\uFFFE\uFFFF]/gu;
 const xmlText = (text: string) => text.toWellFormed().replace(NOT_XML, '');
-
-const absolute = (url: string, origin: string) => URL.parse(url, origin)?.href ?? url;
 
 /** An image's type by its path's extension (thumbnails are JPEG unless named otherwise). */
 function imageType(url: string): string {
@@ -57,7 +59,7 @@ function linksOf(content: FeedContent, item: FeedItem, origin: string): Links {
     view: `${origin}${
       inPlaylist ? playlistPath(content.id, { index: item.position! }) : channelPath(content.id)
     }`,
-    thumbnail: item.thumbnail ? absolute(item.thumbnail.url, origin) : null,
+    thumbnail: item.thumbnail ? webUrl(item.thumbnail.url, origin) : null,
   };
 }
 
@@ -98,8 +100,12 @@ const xml = new XMLBuilder({
 });
 const DECLARATION = { '@version': '1.0', '@encoding': 'utf-8' };
 
+/** The list's own image, when it has a usable one. */
+const imageOf = (content: FeedContent, origin: string) =>
+  content.image ? webUrl(content.image.url, origin) : null;
+
 function atomDocument(content: FeedContent, origin: string, self: string): string {
-  const image = content.image;
+  const image = imageOf(content, origin);
   const person = (name: string | null) => (name ? { author: { name: xmlText(name) } } : {});
   return xml.build({
     '?xml': DECLARATION,
@@ -114,7 +120,7 @@ function atomDocument(content: FeedContent, origin: string, self: string): strin
         { '@href': viewOf(content, origin), '@rel': 'alternate', '@type': 'text/html' },
         { '@href': platformOf(content), '@rel': 'related', '@type': 'text/html' },
       ],
-      ...(image ? { logo: absolute(image.url, origin) } : {}),
+      ...(image ? { logo: image } : {}),
       ...person(content.channelTitle),
       generator: SITE_NAME,
       entry: content.items.map((item) => {
@@ -148,7 +154,7 @@ function atomDocument(content: FeedContent, origin: string, self: string): strin
 }
 
 function rssDocument(content: FeedContent, origin: string, self: string): string {
-  const image = content.image;
+  const image = imageOf(content, origin);
   return xml.build({
     '?xml': DECLARATION,
     rss: {
@@ -157,14 +163,14 @@ function rssDocument(content: FeedContent, origin: string, self: string): string
       channel: {
         title: xmlText(content.title),
         link: viewOf(content, origin),
-        description: xmlText(aboutText(content)),
+        description: xmlText(htmlOfText(aboutText(content))),
         'atom:link': { '@href': self, '@rel': 'self', '@type': FEED_FORMATS.rss.type },
         lastBuildDate: feedUpdated(content).toUTCString(),
         generator: SITE_NAME,
         ...(image
           ? {
               image: {
-                url: absolute(image.url, origin),
+                url: image,
                 title: xmlText(content.title),
                 link: viewOf(content, origin),
               },
@@ -179,7 +185,7 @@ function rssDocument(content: FeedContent, origin: string, self: string): string
             guid: { '@isPermaLink': 'false', '#text': links.id },
             comments: links.view,
             pubDate: item.published.toUTCString(),
-            ...(item.description ? { description: xmlText(item.description) } : {}),
+            ...(item.description ? { description: xmlText(htmlOfText(item.description)) } : {}),
             ...(links.thumbnail
               ? {
                   enclosure: {
@@ -199,13 +205,13 @@ function rssDocument(content: FeedContent, origin: string, self: string): string
 /** The JSON Feed 1.1 document as an object (the updates stream carries it as is). */
 export function jsonFeedObject(content: FeedContent, origin: string): JsonFeed {
   const self = `${origin}${feedPath(content.list, content.id, 'json')}`;
-  const image = content.image;
+  const image = imageOf(content, origin);
   const feed = generateJsonFeed({
     title: content.title,
     home_page_url: viewOf(content, origin),
     feed_url: self,
     description: aboutText(content),
-    ...(image ? { icon: absolute(image.url, origin) } : {}),
+    ...(image ? { icon: image } : {}),
     ...(content.channelTitle ? { authors: [{ name: content.channelTitle }] } : {}),
     items: content.items.map((item) => {
       const links = linksOf(content, item, origin);

@@ -1,15 +1,17 @@
-import type {
-  ChannelVideosPage,
-  PlaylistItem,
-  PlaylistPage,
-  Thumbnail,
-} from '../../shared/catalogue-schema.ts';
+import type { ChannelVideosPage, PlaylistPage, Thumbnail } from '../../shared/catalogue-schema.ts';
 import type { FeedAddress, FeedList } from '../../shared/feeds.ts';
-import type { ProblemCode } from '../../shared/problem-codes.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { StoredPage } from '../pages/page-entry.ts';
 import { readStored } from '../rendering/cached-pages.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
+import { isWebUrl } from './feed-values.ts';
+import {
+  FEED_SIZE,
+  readTail,
+  type FeedProblem,
+  type PageRead,
+  type Tail,
+} from './playlist-tail.ts';
 import { publishedDate } from './published-date.ts';
 
 // What a list's feed holds, read through the page source (its cache, merging, quota and the
@@ -19,14 +21,9 @@ import { publishedDate } from './published-date.ts';
 //   items, the most recently added first. Not its first page, which for a playlist that grows
 //   holds its oldest items. The first read of a long playlist walks its chain once (a lookup
 //   per hundred items, cached pages free); after that the playlist's tail is kept here, and a
-//   poll costs the first page only (one lookup per freshness window at most, however many
-//   readers poll): an unchanged `totalItems` means an unchanged tail, and a changed one is read
-//   from the last page known onwards, not from the start.
+//   poll costs the first page only while that page stays as it was (playlist-tail.ts says
+//   which pages a changed first page costs, and what no first page can show).
 
-/** Items a feed holds. */
-export const FEED_SIZE = 50;
-/** A playlist holds at most 5,000 items (spec §3.1): 50 pages, with room for a short page. */
-const MAX_PAGES = 60;
 /** Playlists whose tail is kept, and items whose first date is (least recently used out). */
 const MAX_TAILS = 1_000;
 const MAX_DATES = 50_000;
@@ -65,24 +62,12 @@ export type FeedAnswer =
       /** Upstream lookups this read cost (a page the cache held, or one on its way, is free). */
       lookups: number;
     }
-  | {
-      kind: 'problem';
-      status: number;
-      code: ProblemCode;
-      detail: string;
-      retryAfterSeconds?: number;
-    };
+  | FeedProblem;
 
 export interface FeedSource {
   read(address: Pick<FeedAddress, 'list' | 'id'>, client: string): Promise<FeedAnswer>;
-}
-
-interface Tail {
-  /** The first page's `totalItems` when the tail was read. */
-  totalItems: number;
-  /** The continuation of the last page (undefined: the first page is the last). */
-  lastParam: string | undefined;
-  items: PlaylistItem[];
+  /** Whether this playlist's end is kept, so that a read need not walk it (feed-cost.ts). */
+  keepsTail(id: string): boolean;
 }
 
 /** Least recently used out, past `max`. */
@@ -110,7 +95,7 @@ export function createFeedSource(options: {
     return date;
   };
 
-  type Read<T> = { page: T; fetchedAt: number } | Extract<FeedAnswer, { kind: 'problem' }>;
+  type Read<T> = PageRead<T> | FeedProblem;
   /** What a read has cost so far. */
   type Cost = { lookups: number };
 
@@ -132,7 +117,7 @@ export function createFeedSource(options: {
       const detail = 'The catalogue sent a page the explorer cannot read.';
       return { kind: 'problem', status: 502, code: 'upstream_bad_response', detail };
     }
-    return { page, fetchedAt: now() };
+    return { page, fetchedAt: now(), freshUntil: (answer.page as StoredPage).freshUntil };
   };
 
   async function channel(id: string, client: string): Promise<FeedAnswer> {
@@ -150,7 +135,7 @@ export function createFeedSource(options: {
         description: name ?? id,
         channelId: id,
         channelTitle: name,
-        image: read.page.items[0]?.thumbnails.at(-1) ?? null,
+        image: largest(read.page.items[0]?.thumbnails ?? []),
         order: 'newest-first',
         items: read.page.items.slice(0, FEED_SIZE).map((video) => ({
           videoId: video.id,
@@ -166,58 +151,23 @@ export function createFeedSource(options: {
     };
   }
 
-  /** The playlist's last items, from `from` (a page's continuation, or the first page's). */
-  async function walkTail(
-    id: string,
-    first: PlaylistPage,
-    from: Tail | undefined,
-    client: string,
-    cost: Cost,
-  ): Promise<Tail | Extract<FeedAnswer, { kind: 'problem' }>> {
-    let items = from ? [...from.items] : [...first.items];
-    let lastParam = from?.lastParam;
-    let next: string | null = first.continuation;
-    if (from?.lastParam !== undefined) {
-      // The last page known, read again: the items added since begin there.
-      const again = await readPage<PlaylistPage>('playlist', id, from.lastParam, client, cost);
-      if ('kind' in again) return again;
-      items = merge(items, again.page.items);
-      next = again.page.continuation;
-    }
-    for (let pages = 0; next !== null && pages < MAX_PAGES; pages++) {
-      const read = await readPage<PlaylistPage>('playlist', id, next, client, cost);
-      if ('kind' in read) return read;
-      lastParam = next;
-      items = merge(items, read.page.items);
-      next = read.page.continuation;
-    }
-    return { totalItems: first.info?.totalItems ?? items.length, lastParam, items };
-  }
-
   async function playlist(id: string, client: string): Promise<FeedAnswer> {
     const cost: Cost = { lookups: 0 };
     const read = await readPage<PlaylistPage>('playlist', id, undefined, client, cost);
     if ('kind' in read) return read;
     const info = read.page.info;
     const known = tails.get(id);
+    const readAgain = (continuation: string | undefined) =>
+      readPage<PlaylistPage>('playlist', id, continuation, client, cost);
+    const walked = await readTail(read, known, readAgain, now());
     let tail: Tail;
-    if (known !== undefined && info !== undefined && known.totalItems === info.totalItems) {
+    // A failure part way: the tail known still stands in, else the failure is the answer.
+    if ('kind' in walked) {
+      if (known === undefined) return walked;
       tail = known;
     } else {
-      // Grown: from the last page known; shrunk or never read: from the start.
-      const from =
-        known !== undefined && info !== undefined && info.totalItems > known.totalItems
-          ? known
-          : undefined;
-      const walked = await walkTail(id, read.page, from, client, cost);
-      // A failure part way: the tail known still stands in, else the failure is the answer.
-      if ('kind' in walked) {
-        if (known === undefined) return walked;
-        tail = known;
-      } else {
-        tail = walked;
-        remember(tails, id, tail, MAX_TAILS);
-      }
+      tail = walked;
+      if (tail !== known) remember(tails, id, tail, MAX_TAILS);
     }
     const channelId = info?.channelId ?? null;
     return {
@@ -252,16 +202,15 @@ export function createFeedSource(options: {
   return {
     read: ({ list, id }, client) =>
       list === 'channel' ? channel(id, client) : playlist(id, client),
+    keepsTail: (id) => tails.has(id),
   };
 }
 
-/** `kept` with `page`'s items in place (by position), only the last FEED_SIZE kept. */
-function merge(kept: PlaylistItem[], page: readonly PlaylistItem[]): PlaylistItem[] {
-  const byIndex = new Map(kept.map((item) => [item.index, item]));
-  for (const item of page) byIndex.set(item.index, item);
-  return [...byIndex.values()].sort((a, b) => a.index - b.index).slice(-FEED_SIZE);
-}
-
+/** The largest image a feed may carry (feed-values.ts: http(s) only; the writer checks again). */
 function largest(thumbnails: readonly Thumbnail[]): Thumbnail | null {
-  return [...thumbnails].sort((a, b) => b.width - a.width)[0] ?? null;
+  return (
+    thumbnails
+      .filter((thumbnail) => isWebUrl(thumbnail.url))
+      .sort((a, b) => b.width - a.width)[0] ?? null
+  );
 }

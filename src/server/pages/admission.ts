@@ -6,10 +6,14 @@ import type { BackoffHold, FailureBackoff } from './failure-backoff.ts';
 import type { HeldFailure, PageAnswer, StoredPage } from './page-entry.ts';
 
 // Whether a request may call the upstream, and what each call teaches about it: a page that
-// just failed is held back (failure-backoff.ts), a client over its allowance waits
-// (quota/client-rate-limit.ts: in memory, or shared through Redis), and an upstream that has
-// been failing as a whole gets only its probe (upstream/breaker.ts). A request turned away gets
-// the page's stale copy when there is one, else the problem, and spends no quota either way.
+// just failed is held back (failure-backoff.ts); an upstream that has been failing as a whole,
+// or refusing the credentials, gets only its probe, and a key not yet seen accepted only one
+// call at a time (upstream/breaker.ts); a client over its allowance waits
+// (quota/client-rate-limit.ts: in memory, or shared through Redis). The breaker is asked before
+// the allowance, so that a request it turns away, or holds for the key's trial, spends nothing
+// of its client's allowance (a hundred followed lists refused at once would otherwise drain
+// it, and be told to slow down rather than why). A request turned away gets the page's stale
+// copy when there is one, else the problem, and spends no quota either way.
 
 /** The breaker's leave for one call; undefined without a breaker. */
 export type CallPass = Extract<BreakerPass, { ok: true }> | undefined;
@@ -18,8 +22,9 @@ export type Admitted = { ok: true; pass: CallPass } | { ok: false; answer: PageA
 
 export interface Admission {
   /**
-   * Decided without yielding when the allowance is kept in memory, so that two requests for
-   * one page arriving together still merge (and the second costs its client nothing).
+   * Decided without yielding when the allowance is kept in memory and the breaker holds no one
+   * for the key's trial, so that two requests for one page arriving together still merge (and
+   * the second costs its client nothing).
    */
   admit(
     key: string,
@@ -62,9 +67,11 @@ function breakerOutcome(result: UpstreamResult): BreakerOutcome {
       return 'failure';
     case 'bad_request':
     case 'not_found':
-    case 'credentials_rejected':
-      // A definite answer: the upstream is up.
+      // A definite answer about the input: the upstream is up, and took the credentials.
       return 'success';
+    case 'credentials_rejected':
+      // Every call would meet the same refusal: the breaker opens for all of them.
+      return 'refused';
     default:
       // A 429, or a call the quota guard never let out: nothing about its health.
       return 'neutral';
@@ -76,8 +83,7 @@ function breakerOutcome(result: UpstreamResult): BreakerOutcome {
  * upstream's own failures, and refused credentials (the upstream is up, but every call would
  * spend quota on the same refusal until an operator fixes the configuration).
  */
-const isTransient = (result: UpstreamResult, outcome: BreakerOutcome) =>
-  outcome === 'failure' || (!result.ok && result.failure.kind === 'credentials_rejected');
+const isTransient = (outcome: BreakerOutcome) => outcome === 'failure' || outcome === 'refused';
 
 export function createAdmission(options: {
   clientRateLimit: ClientRateLimit;
@@ -86,42 +92,82 @@ export function createAdmission(options: {
 }): Admission {
   const { clientRateLimit, backoff, breaker } = options;
 
-  function afterAllowance(allowed: RateDecision, previous: StoredPage | undefined): Admitted {
-    if (!allowed.ok) {
-      return {
-        ok: false,
-        answer: withheld(
-          previous,
-          allowed.limit === 'share'
-            ? {
-                status: 429,
-                code: 'share_exhausted',
-                detail: 'This address has spent its share of the hour’s catalogue quota.',
-                retryAfterSeconds: allowed.retryAfterSeconds,
-              }
-            : {
-                status: 429,
-                code: 'rate_limited',
-                detail: 'Too many new pages requested from this address; slow down a little.',
-                retryAfterSeconds: allowed.retryAfterSeconds,
-              },
-        ),
-      };
-    }
-    // The upstream as a whole has been failing: only its probe goes out.
-    const pass = breaker?.pass();
-    if (pass !== undefined && !pass.ok) {
-      return {
-        ok: false,
-        answer: withheld(previous, {
-          status: 503,
-          code: 'upstream_unavailable',
-          detail: 'The catalogue has been failing; the explorer is giving it a moment.',
-          retryAfterSeconds: pass.retryAfterSeconds,
-        }),
-      };
-    }
-    return { ok: true, pass };
+  /** What a request the breaker turns away gets: it says why, and when to ask again. */
+  const turnedAway = (
+    pass: Extract<BreakerPass, { ok: false }>,
+    previous: StoredPage | undefined,
+  ): Admitted => ({
+    ok: false,
+    answer: withheld(
+      previous,
+      pass.reason === 'credentials'
+        ? {
+            status: 502,
+            code: 'upstream_credentials_rejected',
+            detail:
+              'The catalogue refused the explorer’s credentials; no lookup is sent until it accepts them again (the operator has to fix the configuration).',
+            retryAfterSeconds: pass.retryAfterSeconds,
+          }
+        : {
+            status: 503,
+            code: 'upstream_unavailable',
+            detail: 'The catalogue has been failing; the explorer is giving it a moment.',
+            retryAfterSeconds: pass.retryAfterSeconds,
+          },
+    ),
+  });
+
+  function afterAllowance(
+    allowed: RateDecision,
+    key: string,
+    pass: CallPass,
+    previous: StoredPage | undefined,
+  ): Admitted {
+    if (allowed.ok) return { ok: true, pass };
+    // The breaker's leave goes unused (a probe or a trial passes to the next caller).
+    if (pass !== undefined) breaker?.record(pass, 'neutral', key);
+    return {
+      ok: false,
+      answer: withheld(
+        previous,
+        allowed.limit === 'share'
+          ? {
+              status: 429,
+              code: 'share_exhausted',
+              detail: 'This address has spent its share of the hour’s catalogue quota.',
+              retryAfterSeconds: allowed.retryAfterSeconds,
+            }
+          : {
+              status: 429,
+              code: 'rate_limited',
+              detail: 'Too many new pages requested from this address; slow down a little.',
+              retryAfterSeconds: allowed.retryAfterSeconds,
+            },
+      ),
+    };
+  }
+
+  function afterBreaker(
+    given: BreakerPass | undefined,
+    key: string,
+    client: string,
+    previous: StoredPage | undefined,
+  ): Admitted | Promise<Admitted> {
+    if (given !== undefined && !given.ok) return turnedAway(given, previous);
+    const pass: CallPass = given;
+    // From here on the request would spend quota, so the client's allowance applies, unless
+    // a walk has paid for the call already (its client's share charged when it started).
+    if (prepaid() !== undefined) return { ok: true, pass };
+    const allowed = clientRateLimit.take(client);
+    if (!(allowed instanceof Promise)) return afterAllowance(allowed, key, pass, previous);
+    return allowed.then(
+      (decision) => afterAllowance(decision, key, pass, previous),
+      (error: unknown) => {
+        // A leave never used must still be given back, or a probe would be out for ever.
+        if (pass !== undefined) breaker?.record(pass, 'neutral', key);
+        throw error;
+      },
+    );
   }
 
   return {
@@ -134,13 +180,11 @@ export function createAdmission(options: {
           answer: withheld(previous, { ...hold.detail, retryAfterSeconds: hold.retryAfterSeconds }),
         };
       }
-      // From here on the request would spend quota, so the client's allowance applies, unless
-      // a walk has paid for the call already (its client's share charged when it started).
-      if (prepaid() !== undefined) return afterAllowance({ ok: true }, previous);
-      const allowed = clientRateLimit.take(client);
-      return allowed instanceof Promise
-        ? allowed.then((decision) => afterAllowance(decision, previous))
-        : afterAllowance(allowed, previous);
+      // Only its probe while the upstream fails as a whole; the key's trial, waited for.
+      const pass = breaker?.pass();
+      return pass instanceof Promise
+        ? pass.then((given) => afterBreaker(given, key, client, previous))
+        : afterBreaker(pass, key, client, previous);
     },
     unused(key, pass) {
       if (pass !== undefined) breaker?.record(pass, 'neutral', key);
@@ -148,7 +192,7 @@ export function createAdmission(options: {
     settle(key, pass, result, failure) {
       const outcome = breakerOutcome(result);
       if (pass !== undefined) breaker?.record(pass, outcome, key);
-      if (!isTransient(result, outcome)) {
+      if (!isTransient(outcome)) {
         backoff?.succeeded(key);
         return undefined;
       }

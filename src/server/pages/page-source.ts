@@ -270,6 +270,17 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         admission.unused(key, admitted.pass);
         return answerOrStale(flight, previous, true);
       }
+      // Or ended: a request the breaker held for the key's trial (admission.ts) may find the
+      // page the trial, or one let go before it, just fetched.
+      const stored = cache.get(key);
+      if (stored !== undefined && stored.freshUntil > now()) {
+        admission.unused(key, admitted.pass);
+        return Promise.resolve(
+          stored.kind === 'page'
+            ? { kind: 'page', page: stored, cache: 'merged' }
+            : refusalAnswer(stored, 'merged'),
+        );
+      }
       const started = coalescer.start(key, () =>
         fetchAndStore(lookup, key, previous, admitted.pass),
       );

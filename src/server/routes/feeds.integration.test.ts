@@ -1,8 +1,10 @@
 import { extractFromJson, extractFromXml } from '@extractus/feed-extractor';
+import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import Parser from 'rss-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import type { ChannelVideo, PlaylistItem } from '../../shared/catalogue-schema.ts';
+import { feedUpdateLineSchema } from '../../shared/feeds.ts';
 import { watchUrl } from '../../shared/platform-links.ts';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/problem.ts';
 import {
@@ -10,7 +12,7 @@ import {
   type ExplorerFixture,
   type ServedExplorer,
 } from '../../test-support/explorer-fixture.ts';
-import { pagesFrom, playlistInfo } from '../../test-support/test-upstream.ts';
+import { json, pagesFrom, playlistInfo } from '../../test-support/test-upstream.ts';
 
 // Every list's feed over real sockets, read back by two independent feed libraries
 // (rss-parser for Atom and RSS, @extractus/feed-extractor for all three formats): each entry's
@@ -220,6 +222,58 @@ describe('polling', () => {
       await uncached.close();
     }
   });
+
+  it('a playlist edited with its count unchanged: a changed first page reads the tail again', async () => {
+    const id = 'PLfeedEditedSameCount00000000000';
+    const total = 250;
+    // Item 1 and the last item can be swapped for others: the count stays 250.
+    let firstVideo = 'first000001';
+    let lastTitle = 'Lesson 250';
+    const item = (index: number): PlaylistItem => ({
+      index,
+      id: index === 1 ? firstVideo : `vid${String(index).padStart(8, '0')}`,
+      title: index === total ? lastTitle : `Lesson ${index}`,
+      thumbnails: [],
+      channelId: 'UCabcdefghijklmnopqrstuv',
+      channelTitle: 'A course',
+      viewsText: '1 view',
+      publishedText: '1 day ago',
+      duration: 60,
+    });
+    const pageAt = (from: number) => ({
+      items: Array.from({ length: Math.min(100, total - from) }, (_, i) => item(from + i + 1)),
+      continuation: from + 100 < total ? `from-${from + 100}` : null,
+    });
+    fixture.upstream.setFallback(
+      pagesFrom((url) => {
+        if (url.searchParams.get('id') !== id) return undefined;
+        const continuation = url.searchParams.get('continuation');
+        if (continuation === null)
+          return { info: { ...playlistInfo(id), totalItems: total }, ...pageAt(0) };
+        return pageAt(Number(continuation.slice('from-'.length)));
+      }),
+    );
+    const uncached = await fixture.serve({ CACHE_MAX_BYTES: '0' });
+    try {
+      const newest = async () =>
+        (await rss.parseString(await (await uncached.get(`/feeds/playlist/${id}.rss`)).text()))
+          .items[0]?.title;
+      expect(await newest()).toBe('Lesson 250');
+      // Edited at both ends, the count unchanged: the first page differs, so the tail is read
+      // again, from the page holding its last 50 items (the third, of 50), not the chain.
+      firstVideo = 'first000002';
+      lastTitle = 'Lesson 250, re-recorded';
+      const before = fixture.upstream.hits();
+      expect(await newest()).toBe('Lesson 250, re-recorded');
+      expect(fixture.upstream.hits() - before).toBe(2);
+      // Unchanged again: the first page alone.
+      const unchanged = fixture.upstream.hits();
+      expect(await newest()).toBe('Lesson 250, re-recorded');
+      expect(fixture.upstream.hits() - unchanged).toBe(1);
+    } finally {
+      await uncached.close();
+    }
+  });
 });
 
 describe('many lists in one answer (/feeds/updates)', () => {
@@ -269,6 +323,47 @@ describe('many lists in one answer (/feeds/updates)', () => {
       const response = await explorer.get(`/feeds/updates?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.headers.get('content-type'), query).toBe(PROBLEM_CONTENT_TYPE);
+    }
+  });
+
+  it('a key the catalogue refuses: 250 lists in three requests cost one lookup, every line says so', async () => {
+    fixture.upstream.setFallback(json(401, { title: 'Unauthorized', status: 401 }));
+    // A fresh explorer: it has not yet seen its key accepted, nor anything cached.
+    const refused = await fixture.serve({});
+    try {
+      const lists = Array.from({ length: 250 }, (_, n) =>
+        n % 2 === 0
+          ? `playlist:PLrefusedKey${String(n).padStart(20, '0')}`
+          : `channel:UC${`refusedKey${n}`.padEnd(22, '0')}`,
+      );
+      const requests = [lists.slice(0, 100), lists.slice(100, 200), lists.slice(200)];
+      const answers = await Promise.all(
+        requests.map((some) => refused.get(`/feeds/updates?lists=${some.join(',')}`)),
+      );
+      const lines = (await Promise.all(answers.map(linesOf))).flat();
+      expect(fixture.upstream.hits()).toBe(1);
+      expect(lines.map((line) => line.list).sort()).toEqual([...lists].sort());
+      for (const line of lines) {
+        const problem = feedUpdateLineSchema.parse(line);
+        expect('problem' in problem && problem.problem, String(line.list)).toMatchObject({
+          status: 502,
+          code: 'upstream_credentials_rejected',
+        });
+      }
+      // Every list turned away without a lookup is told when the explorer will try again.
+      const waits = lines.map((line) => (line.problem as { retryAfter?: number }).retryAfter);
+      expect(waits.filter((wait) => wait !== undefined && wait >= 1).length).toBeGreaterThanOrEqual(
+        249,
+      );
+
+      // Asked again at once: still no lookup; and the explorer says it is not ready.
+      await linesOf(await refused.get(`/feeds/updates?lists=${lists.slice(0, 100).join(',')}`));
+      expect(fixture.upstream.hits()).toBe(1);
+      const ready = await refused.get('/readyz');
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ reason: 'upstream_credentials_rejected' });
+    } finally {
+      await refused.close();
     }
   });
 });
@@ -334,5 +429,217 @@ describe('what a feed refuses, and what it carries intact', () => {
     expect(
       (JSON.parse(json) as { items: Array<{ title: string }> }).items.map((e) => e.title),
     ).toEqual(expected);
+  });
+
+  /** HTML as a browser parses it: its text, and how many elements it makes. */
+  function asHtml(html: string): { text: string; elements: number } {
+    let text = '';
+    let elements = 0;
+    const visit = (node: DefaultTreeAdapterMap['childNode']) => {
+      if (node.nodeName === '#text') text += (node as DefaultTreeAdapterMap['textNode']).value;
+      else if (!node.nodeName.startsWith('#')) elements++;
+      if ('childNodes' in node) node.childNodes.forEach(visit);
+    };
+    parseFragment(html).childNodes.forEach(visit);
+    return { text, elements };
+  }
+
+  it('RSS descriptions holding markup reach readers as text, never as elements', async () => {
+    const channel = `UC${'markupInRss'.padEnd(22, '0')}`;
+    const playlist = 'PLmarkupInRssDescription0000000';
+    const snippet = 'a &lt; b <img src=x onerror=alert(1)> & "c" \'d\'';
+    const about = '<script>alert(2)</script> & <b>bold</b>';
+    fixture.upstream.setFallback(
+      pagesFrom((url) => {
+        const id = url.searchParams.get('id');
+        if (id === channel)
+          return {
+            items: [0, 1].map((n) => ({
+              id: `markup${String(n).padStart(5, '0')}`,
+              title: `Video ${n}`,
+              descriptionSnippet: snippet,
+              thumbnails: [],
+              duration: 60,
+              viewCount: 5,
+              publishedText: '1 day ago',
+            })),
+            continuation: null,
+          };
+        if (id === playlist)
+          return {
+            info: { ...playlistInfo(playlist), description: about, totalItems: 1 },
+            // An item: feed-extractor cannot read an RSS channel without one unnormalised.
+            items: [
+              {
+                index: 1,
+                id: 'markup00009',
+                title: 'Item 1',
+                thumbnails: [],
+                channelId: 'UCabcdefghijklmnopqrstuv',
+                channelTitle: 'A channel',
+                viewsText: '1 view',
+                publishedText: '1 day ago',
+                duration: 60,
+              },
+            ],
+            continuation: null,
+          };
+        return undefined;
+      }),
+    );
+    const channelRss = (await feed(`/feeds/channel/${channel}.rss`)).text;
+    // The XML carries HTML that shows the text: `<` escaped for HTML, then for XML.
+    expect(channelRss).toContain('&amp;lt;img src=x onerror=alert(1)&amp;gt;');
+    const parsed = await rss.parseString(channelRss);
+    expect(parsed.items).toHaveLength(2);
+    for (const entry of parsed.items)
+      expect(asHtml(entry.content!)).toEqual({ text: snippet, elements: 0 });
+    // feed-extractor reads a description as HTML and gives back its text: the text sent.
+    const raw = extractFromXml(channelRss, { normalization: false }) as unknown as {
+      item: Array<{ description: string }>;
+    };
+    expect(raw.item.map((entry) => entry.description)).toEqual([snippet, snippet]);
+    for (const entry of extractFromXml(channelRss).entries ?? [])
+      expect(entry.description).not.toMatch(/<img|<script/);
+
+    const playlistRss = (await feed(`/feeds/playlist/${playlist}.rss`)).text;
+    const described = asHtml((await rss.parseString(playlistRss)).description!);
+    expect(described.elements).toBe(0);
+    expect(described.text.startsWith(about)).toBe(true);
+    const extracted = extractFromXml(playlistRss, { normalization: false }) as unknown as {
+      description: string;
+    };
+    // Unnormalised, feed-extractor hands the channel's description over as the HTML it is.
+    const extractedHtml = asHtml(extracted.description);
+    expect(extractedHtml.elements).toBe(0);
+    expect(extractedHtml.text.startsWith(about)).toBe(true);
+    // Atom and JSON Feed say text already: the same characters, as text.
+    const atom = await rss.parseString((await feed(`/feeds/channel/${channel}.atom`)).text);
+    expect(atom.items[0]?.summary).toBe(snippet);
+    const jsonFeed = JSON.parse((await feed(`/feeds/channel/${channel}.json`)).text) as {
+      items: Array<{ content_text: string; content_html?: string }>;
+    };
+    expect(jsonFeed.items[0]).toMatchObject({ content_text: snippet });
+    expect(jsonFeed.items[0]?.content_html).toBeUndefined();
+  });
+
+  it('only http(s) URLs go out: a javascript: or data: thumbnail is dropped, in every format', async () => {
+    const channel = `UC${'hostileUrls'.padEnd(22, '0')}`;
+    const playlist = 'PLhostileThumbnailUrls000000000';
+    const hostile = [
+      'javascript:alert(1)',
+      'JavaScript:alert(document.cookie)//.jpg',
+      'data:image/svg+xml,<svg onload=alert(1)>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+    ];
+    const safe = 'https://i.ytimg.com/vi/safe/hqdefault.jpg';
+    const video = (n: number, thumbnails: Array<{ url: string; width: number }>) => ({
+      id: `urls${String(n).padStart(7, '0')}`,
+      title: `Video ${n}`,
+      descriptionSnippet: '',
+      thumbnails: thumbnails.map(({ url, width }) => ({ url, width, height: width })),
+      duration: 60,
+      viewCount: 5,
+      publishedText: '1 day ago',
+    });
+    fixture.upstream.setFallback(
+      pagesFrom((url) => {
+        const id = url.searchParams.get('id');
+        if (id === channel)
+          return {
+            items: [
+              // Each hostile URL alone: no image at all.
+              ...hostile.map((bad, n) => video(n, [{ url: bad, width: 640 }])),
+              // A hostile URL beside a usable one (the hostile one larger): the usable one.
+              video(9, [
+                { url: hostile[0]!, width: 1280 },
+                { url: safe, width: 480 },
+              ]),
+            ],
+            continuation: null,
+          };
+        if (id === playlist)
+          return {
+            info: {
+              ...playlistInfo(playlist),
+              thumbnails: [{ url: hostile[0]!, width: 640, height: 360 }],
+              totalItems: 1,
+            },
+            items: [
+              {
+                index: 1,
+                id: 'urls0000099',
+                title: 'Item 1',
+                thumbnails: [{ url: hostile[2]!, width: 320, height: 180 }],
+                channelId: 'UCabcdefghijklmnopqrstuv',
+                channelTitle: 'A channel',
+                viewsText: '1 view',
+                publishedText: '1 day ago',
+                duration: 60,
+              },
+            ],
+            continuation: null,
+          };
+        return undefined;
+      }),
+    );
+    const lastVideo = 'urls0000009';
+    for (const base of [`/feeds/channel/${channel}`, `/feeds/playlist/${playlist}`]) {
+      const atom = (await feed(`${base}.atom`)).text;
+      const rssText = (await feed(`${base}.rss`)).text;
+      const jsonText = (await feed(`${base}.json`)).text;
+      // Nowhere, in any form.
+      for (const text of [atom, rssText, jsonText])
+        expect(text).not.toMatch(/javascript:|vbscript:|data:image|file:/i);
+      // Every URL-valued attribute and element is http(s).
+      const urls = [
+        ...[...atom.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!),
+        ...[...atom.matchAll(/<(?:logo|icon|id)>([^<]*)</g)].map((m) => m[1]!),
+        ...[...rssText.matchAll(/url="([^"]*)"/g)].map((m) => m[1]!),
+        ...[...rssText.matchAll(/<(?:link|url|comments)>([^<]*)</g)].map((m) => m[1]!),
+      ];
+      const jsonFeed = JSON.parse(jsonText) as {
+        home_page_url: string;
+        feed_url: string;
+        icon?: string;
+        items: Array<{
+          url: string;
+          external_url: string;
+          image?: string;
+          attachments?: Array<{ url: string }>;
+        }>;
+      };
+      urls.push(
+        jsonFeed.home_page_url,
+        jsonFeed.feed_url,
+        ...(jsonFeed.icon ? [jsonFeed.icon] : []),
+      );
+      for (const item of jsonFeed.items)
+        urls.push(
+          item.url,
+          item.external_url,
+          ...(item.image ? [item.image] : []),
+          ...(item.attachments ?? []).map((attachment) => attachment.url),
+        );
+      expect(urls.length).toBeGreaterThan(5);
+      for (const url of urls) expect(url, base).toMatch(/^https?:\/\/[^/]/);
+      // The list's own image, hostile, is left out.
+      expect(jsonFeed.icon).toBeUndefined();
+      expect(atom).not.toContain('<logo>');
+      expect(rssText).not.toContain('<image>');
+      // An item with only hostile images has none; one with a usable one beside, that one.
+      const enclosures = (await rss.parseString(rssText)).items.map(
+        (entry) => entry.enclosure?.url,
+      );
+      const images = jsonFeed.items.map((item) => item.image);
+      const withSafe = jsonFeed.items.findIndex((item) => item.url.includes(lastVideo));
+      for (const [n, [enclosure, image]] of enclosures
+        .map((e, i) => [e, images[i]] as const)
+        .entries()) {
+        expect(enclosure).toBe(n === withSafe ? safe : undefined);
+        expect(image).toBe(n === withSafe ? safe : undefined);
+      }
+    }
   });
 });

@@ -96,6 +96,13 @@ export function feeds({ feedSource, publicUrl, trustProxy }: FeedRouteOptions): 
  * NDJSON, a line per list as soon as it is read (a list the server holds fresh comes at once,
  * one it must look up after its round trip), each with what it cost in upstream lookups, or
  * its problem (a 429 with its wait, which the view honours before asking for that list again).
+ *
+ * The lists are read in parallel; against a catalogue that refuses the explorer's key, they
+ * still cost one lookup in all: the breaker lets one call out while the key has not been seen
+ * accepted, the others wait for its answer, and once it is refused every list not held fresh
+ * gets at once a line whose problem is `upstream_credentials_rejected` (502, with `retryAfter`:
+ * when the explorer asks the catalogue again), with no lookup (upstream/breaker.ts). The answer
+ * itself stays a 200 stream, so that the lists the server holds fresh still come.
  */
 export function feedUpdates({
   feedSource,

@@ -6,38 +6,70 @@
 // call through as a probe (half-open) and turns every other one away until the probe ends: an
 // answer closes it, a failure opens it again for twice as long (up to `maxOpenMs`).
 //
+// Refused credentials (a 401/403, spec §2.1) are a failure of every call at once: the
+// upstream is up, but no lookup can succeed until the key is accepted again, and each one
+// tried spends a call of the hour's quota on the same refusal. So one refusal opens the
+// breaker at once, for the reason `credentials` (callers turned away say so, with the time to
+// the next probe); its probes go as any other's, and only an answer that is not a refusal
+// closes it. And while this process has not yet seen the key accepted (since it started, or
+// since the last refusal), only one call at a time goes out, as a trial: calls arriving
+// meanwhile wait for its outcome instead of each spending a lookup on the same refusal (the
+// Following view asks for a hundred lists at once). Accepted: they all go. Refused: they are
+// all turned away. A trial that says nothing about the key (a 5xx, a timeout) lets them go as
+// they would have without it; one that never went out (no quota, a 429) hands the trial on to
+// the next of them. A caller waits `trialWaitMs` at most, then goes.
+//
 // Only real upstream calls are recorded, each with an outcome the caller classifies
-// (upstream/failure.ts, `breakerOutcome`): a 5xx, a timeout, a network error or an unusable
-// body is a failure; a 200, and the upstream's definite answers (400, 404, 401/403), show that
-// it is up; a 429 says nothing about its health (the quota guard holds calls for its
-// Retry-After), nor does a call that never went out, so both are neutral.
+// (pages/admission.ts, `breakerOutcome`): a 5xx, a timeout, a network error or an unusable
+// body is a failure; a 401/403 is a refusal; a 200, and the upstream's definite answers about
+// the input (400, 404), show that it is up and the key accepted; a 429 says nothing about its
+// health (the quota guard holds calls for its Retry-After), nor does a call that never went
+// out, so both are neutral.
 //
 // Written here rather than with a resilience library's breaker (cockatiel's, for one): there,
-// callers that arrive while the probe is out wait for the probe instead of being turned away,
+// callers that arrive while the probe is out wait for the probe instead of being turned away
+// (a trial of the key is waited for: there is no answer yet to give them; a probe's is known),
 // a call that never reached the upstream can only count as a success (which would close a
 // half-open breaker untested), and the time until the next probe, which Retry-After needs, is
 // not exposed.
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
-export type BreakerOutcome = 'success' | 'failure' | 'neutral';
+/** `refused`: the upstream refused the credentials (401/403). */
+export type BreakerOutcome = 'success' | 'failure' | 'refused' | 'neutral';
+/** Why the breaker is open: the upstream failing, or refusing the credentials. */
+export type BreakerReason = 'failing' | 'credentials';
+/** What is known of the credentials: accepted by an answer, refused by one, or not yet either. */
+export type CredentialsState = 'unknown' | 'accepted' | 'refused';
 
-/** Leave to call the upstream (`probe`: the one half-open call), or why not and for how long. */
-export type BreakerPass = { ok: true; probe: boolean } | { ok: false; retryAfterSeconds: number };
+/**
+ * Leave to call the upstream (`probe`: the one half-open call; `trial`: the one call while the
+ * credentials are not yet known to work), or why not and for how long.
+ */
+export type BreakerPass =
+  | { ok: true; probe: boolean; trial: boolean }
+  | { ok: false; retryAfterSeconds: number; reason: BreakerReason };
 
 export interface BreakerStats {
   state: BreakerState;
+  /** While open or half-open: why. */
+  reason: BreakerReason | null;
+  credentials: CredentialsState;
   /** Different pages failed since the last answer (closed only). */
   failingPages: number;
   /** How long the breaker stays open next time (or now). */
   openMs: number;
   /** While open: seconds until the next probe may go. */
   retryAfterSeconds: number | null;
+  /** Callers waiting for the trial of the credentials. */
+  waiting: number;
   /** Counters since start. */
   opened: number;
   probes: number;
   refused: number;
   successes: number;
   failures: number;
+  /** Answers that refused the credentials. */
+  rejections: number;
 }
 
 export interface BreakerOptions {
@@ -47,14 +79,19 @@ export interface BreakerOptions {
   openMs?: number;
   /** The longest it stays open after failed probes. */
   maxOpenMs?: number;
+  /** The longest a caller waits for the trial of the credentials before it goes anyway. */
+  trialWaitMs?: number;
   /** Told of every change of state (for a log line). */
   onStateChange?: (state: BreakerState, stats: BreakerStats) => void;
   now?: () => number;
 }
 
 export interface UpstreamBreaker {
-  /** Asks leave for one upstream call. Every pass granted must be `record`ed once. */
-  pass(): BreakerPass;
+  /**
+   * Asks leave for one upstream call: at once, or, while the credentials are on trial, once
+   * the trial ends. Every pass granted must be `record`ed once.
+   */
+  pass(): BreakerPass | Promise<BreakerPass>;
   /** The outcome of a call made with `pass`; `page` names what was asked for. */
   record(pass: Extract<BreakerPass, { ok: true }>, outcome: BreakerOutcome, page: string): void;
   /**
@@ -67,23 +104,43 @@ export interface UpstreamBreaker {
 
 /** What callers turned away during a probe are told: the probe's answer is due any moment. */
 const DURING_PROBE_RETRY_SECONDS = 1;
+/** A little over the upstream client's default deadline (upstream/client.ts). */
+const DEFAULT_TRIAL_WAIT_MS = 12_000;
+
+type Granted = Extract<BreakerPass, { ok: true }>;
 
 export function createUpstreamBreaker(options: BreakerOptions = {}): UpstreamBreaker {
-  const { threshold = 5, openMs: baseOpenMs = 5000, onStateChange, now = Date.now } = options;
+  const {
+    threshold = 5,
+    openMs: baseOpenMs = 5000,
+    trialWaitMs = DEFAULT_TRIAL_WAIT_MS,
+    onStateChange,
+    now = Date.now,
+  } = options;
   const maxOpenMs = Math.max(baseOpenMs, options.maxOpenMs ?? 60_000);
   let state: BreakerState = 'closed';
+  let reason: BreakerReason = 'failing';
+  let credentials: CredentialsState = 'unknown';
   /** Pages failed since the last answer; bounded by `threshold`, cleared when it opens. */
   const failing = new Set<string>();
   let openMs = baseOpenMs;
   let openUntil = 0;
   let probing = false;
-  const counts = { opened: 0, probes: 0, refused: 0, successes: 0, failures: 0 };
+  /** The trial of the credentials out now (its pass, compared by identity), if any. */
+  let trial: Granted | null = null;
+  let trialSince = 0;
+  /** Callers waiting for the trial's outcome: each is given its pass when it ends. */
+  const waiting = new Set<(pass: BreakerPass) => void>();
+  const counts = { opened: 0, probes: 0, refused: 0, successes: 0, failures: 0, rejections: 0 };
 
   const stats = (): BreakerStats => ({
     state,
+    reason: state === 'closed' ? null : reason,
+    credentials,
     failingPages: failing.size,
     openMs,
     retryAfterSeconds: state === 'open' ? Math.max(1, Math.ceil((openUntil - now()) / 1000)) : null,
+    waiting: waiting.size,
     ...counts,
   });
 
@@ -92,8 +149,9 @@ export function createUpstreamBreaker(options: BreakerOptions = {}): UpstreamBre
     onStateChange?.(next, stats());
   };
 
-  const open = (forMs = openMs) => {
+  const open = (why: BreakerReason, forMs = openMs) => {
     failing.clear();
+    reason = why;
     openUntil = now() + forMs;
     counts.opened++;
     moveTo('open');
@@ -101,50 +159,101 @@ export function createUpstreamBreaker(options: BreakerOptions = {}): UpstreamBre
 
   const refuse = (retryAfterSeconds: number): BreakerPass => {
     counts.refused++;
-    return { ok: false, retryAfterSeconds };
+    return { ok: false, retryAfterSeconds, reason };
   };
+
+  const go = (): Granted => ({ ok: true, probe: false, trial: false });
+
+  /** Leave as the breaker stands now; null: wait for the trial out. */
+  function decide(): BreakerPass | null {
+    if (state === 'closed') {
+      if (credentials === 'accepted') return go();
+      if (trial !== null) return null;
+      trial = { ok: true, probe: false, trial: true };
+      trialSince = now();
+      return trial;
+    }
+    if (state === 'open') {
+      const left = openUntil - now();
+      if (left > 0) return refuse(Math.max(1, Math.ceil(left / 1000)));
+      moveTo('half-open');
+    }
+    if (probing) return refuse(DURING_PROBE_RETRY_SECONDS);
+    probing = true;
+    counts.probes++;
+    return { ok: true, probe: true, trial: false };
+  }
+
+  function waitForTrial(): Promise<BreakerPass> {
+    return new Promise((resolve) => {
+      const done = (pass: BreakerPass) => {
+        clearTimeout(timer);
+        waiting.delete(done);
+        resolve(pass);
+      };
+      // A trial that takes too long (or whose pass was never recorded) holds no one for ever:
+      // the caller goes, and the next one to arrive is the next trial.
+      const timer = setTimeout(() => {
+        if (now() - trialSince >= trialWaitMs) trial = null;
+        done(go());
+      }, trialWaitMs);
+      // Nothing to wait for once the process is on its way out.
+      timer.unref();
+      waiting.add(done);
+    });
+  }
+
+  /**
+   * The trial ended: what the callers waiting for it get. Refused: the open breaker's answer.
+   * Nothing learnt (never sent): the trial passes to the first of them. Otherwise they go.
+   */
+  function endTrial(outcome: BreakerOutcome) {
+    trial = null;
+    for (const done of [...waiting]) {
+      if (outcome === 'neutral' || state !== 'closed') {
+        const pass = decide();
+        if (pass !== null) done(pass);
+      } else done(go());
+    }
+  }
 
   return {
     pass() {
-      if (state === 'closed') return { ok: true, probe: false };
-      if (state === 'open') {
-        const left = openUntil - now();
-        if (left > 0) return refuse(Math.max(1, Math.ceil(left / 1000)));
-        moveTo('half-open');
-      }
-      if (probing) return refuse(DURING_PROBE_RETRY_SECONDS);
-      probing = true;
-      counts.probes++;
-      return { ok: true, probe: true };
+      return decide() ?? waitForTrial();
     },
 
     record(pass, outcome, page) {
       if (outcome === 'success') counts.successes++;
       if (outcome === 'failure') counts.failures++;
+      if (outcome === 'refused') counts.rejections++;
+      // What the answer says of the key, whenever the call was sent.
+      if (outcome === 'success') credentials = 'accepted';
+      if (outcome === 'refused') credentials = 'refused';
       if (pass.probe) {
         probing = false;
         if (outcome === 'success') {
           openMs = baseOpenMs;
           moveTo('closed');
-        } else if (outcome === 'failure') {
+        } else if (outcome === 'failure' || outcome === 'refused') {
           openMs = Math.min(maxOpenMs, openMs * 2);
-          open();
+          open(outcome === 'refused' ? 'credentials' : 'failing');
         }
         // Neutral: still half-open; the next caller probes.
-        return;
+      } else if (state === 'closed') {
+        // Calls sent before the breaker opened may end while it is open: only the probe decides.
+        if (outcome === 'success') failing.clear();
+        else if (outcome === 'refused') open('credentials');
+        else if (outcome === 'failure') {
+          failing.add(page);
+          if (failing.size >= threshold) open('failing');
+        }
       }
-      // Calls sent before the breaker opened may end while it is open: only the probe decides.
-      if (state !== 'closed') return;
-      if (outcome === 'success') failing.clear();
-      else if (outcome === 'failure') {
-        failing.add(page);
-        if (failing.size >= threshold) open();
-      }
+      if (pass === trial) endTrial(outcome);
     },
 
     openFor(ms) {
       if (state !== 'closed' || ms <= 0) return;
-      open(ms);
+      open('failing', ms);
     },
 
     stats,

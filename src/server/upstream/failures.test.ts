@@ -127,4 +127,46 @@ describe('when the upstream fails', () => {
     expect(breaker.stats().state).toBe('closed');
     expect((await source.get(page('PLbreaker0000000060'), 'b')).kind).toBe('page');
   });
+
+  it('a refused key: 100 different pages at once cost one call, all refused; then one probe', async () => {
+    const breaker = createUpstreamBreaker({ threshold: 5, openMs: 300 });
+    const reader = pages({ breaker });
+    upstream.setFallback(json(401, { title: 'Unauthorized' }));
+    const lookups = Array.from({ length: 100 }, (_, n) =>
+      page(`PLrefused${String(n).padStart(10, '0')}`),
+    );
+    const answers = await Promise.all(lookups.map((lookup) => reader.get(lookup, 'a')));
+    expect(upstream.hits()).toBe(1);
+    for (const answer of answers) {
+      expect(answer.kind === 'problem' && [answer.status, answer.code]).toEqual([
+        502,
+        'upstream_credentials_rejected',
+      ]);
+    }
+    // All but the trial were turned away before any call, told when the probe may go.
+    const turnedAway = answers.filter(
+      (answer) => answer.kind === 'problem' && answer.cache === 'none',
+    );
+    expect(turnedAway).toHaveLength(99);
+    for (const answer of turnedAway)
+      expect(answer.kind === 'problem' && answer.retryAfterSeconds).toBe(1);
+    expect(breaker.stats()).toMatchObject({ state: 'open', reason: 'credentials' });
+    expect(source.upstream.health().credentialsRejected).toBe(true);
+
+    // Later requests, for any page, cost nothing while it is open.
+    await Promise.all(lookups.map((lookup) => reader.get(lookup, 'b')));
+    expect(upstream.hits()).toBe(1);
+
+    // After openMs, one probe; the key accepted again, everything goes.
+    await new Promise((done) => setTimeout(done, 350));
+    clock = Date.now() + 60_000; // past each page's own back-off
+    upstream.reset();
+    const again = await Promise.all(lookups.slice(0, 10).map((lookup) => reader.get(lookup, 'c')));
+    expect(upstream.hits()).toBe(1);
+    expect(again.filter((answer) => answer.kind === 'page')).toHaveLength(1);
+    expect(breaker.stats()).toMatchObject({ state: 'closed', credentials: 'accepted' });
+    expect(source.upstream.health().credentialsRejected).toBe(false);
+    const after = await Promise.all(lookups.slice(10, 20).map((lookup) => reader.get(lookup, 'c')));
+    expect(after.every((answer) => answer.kind === 'page')).toBe(true);
+  });
 });
