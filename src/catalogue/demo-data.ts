@@ -63,12 +63,12 @@ function age(random: Random): number {
 }
 
 /** View counts follow a heavy tail: most videos have hundreds, a few have hundreds of millions. */
-function viewCount(random: Random): number {
+export function randomViewCount(random: Random): number {
   return Math.min(2_500_000_000, Math.round(Math.exp(7 + random.normal() * 2.6)));
 }
 
 /** Shorts, ordinary videos, long streams and a few live streams (null). */
-function duration(random: Random): number | null {
+export function randomDuration(random: Random): number | null {
   const roll = random.next();
   if (roll < 0.01) return null;
   if (roll < 0.12) return random.int(5, 59);
@@ -105,8 +105,8 @@ export function generateDemoCatalogue(seed = DEMO_SEED): DemoCatalogue {
         channelId: id,
         title: videoTitle(random),
         description: description(random, random.int(1, 4)),
-        duration: duration(random),
-        viewCount: viewCount(random),
+        duration: randomDuration(random),
+        viewCount: randomViewCount(random),
         publishedAt: DATA_EPOCH - age(random),
         publishedKnown: !random.chance(0.03),
       };
@@ -129,7 +129,7 @@ export function generateDemoCatalogue(seed = DEMO_SEED): DemoCatalogue {
       channelId,
       title,
       description: random.chance(0.2) ? '' : description(random, random.int(1, 5)),
-      viewCount: viewCount(random) * 3,
+      viewCount: randomViewCount(random) * 3,
       updatedAt: DATA_EPOCH - age(random),
       ordinal,
       videoIds,

@@ -1,9 +1,10 @@
 import type { DemoEntry } from '../shared/explorer-api.ts';
 
 // The demo catalogue's headline IDs: each is an edge case of paging (5,000 items, one full
-// page, one item over a page, empty; a huge channel, a channel with no playlists). Tests, the
-// benchmarks and the README name them, so they are fixed strings rather than generated ones.
-// Everything else in the catalogue is generated.
+// page, one item over a page, empty; a big channel, a channel with no playlists, and one too
+// long to walk within an hour of quota). Tests, the benchmarks and the README name them, so
+// they are fixed strings rather than generated ones. Everything else in the catalogue is
+// generated.
 
 export const FIXTURE_IDS = {
   playlist5000: 'PLcatalogueDemoPlaylist5000items00',
@@ -12,6 +13,7 @@ export const FIXTURE_IDS = {
   playlistEmpty: 'PLcatalogueDemoPlaylist0000items00',
   bigChannel: 'UCcatalogueDemoChannel01',
   smallChannel: 'UCcatalogueDemoChannel02',
+  hugeChannel: 'UCcatalogueDemoChannel03',
 } as const;
 
 export const FIXTURE_SIZES = {
@@ -24,6 +26,11 @@ export const FIXTURE_SIZES = {
 export const BIG_CHANNEL_VIDEOS = 10_000;
 export const BIG_CHANNEL_PLAYLISTS = 250;
 export const SMALL_CHANNEL_VIDEOS = 45;
+/**
+ * 10,000 pages of 30 (spec §4.2): a whole-list job over it needs more lookups than an hour's
+ * quota, so it is made page by page from the video's index (huge-channel.ts), never stored.
+ */
+export const HUGE_CHANNEL_VIDEOS = 300_000;
 
 export const DEMO_ENTRIES: DemoEntry[] = [
   {
@@ -61,5 +68,11 @@ export const DEMO_ENTRIES: DemoEntry[] = [
     id: FIXTURE_IDS.smallChannel,
     title: 'Tiny Workshop',
     description: 'A channel with 45 videos and no playlists.',
+  },
+  {
+    kind: 'channel',
+    id: FIXTURE_IDS.hugeChannel,
+    title: 'Endless Archive',
+    description: 'A channel with 300,000 videos: 10,000 pages, more than an hour of quota.',
   },
 ];

@@ -37,7 +37,7 @@ export function createRandom(seed: number): Random {
   };
 }
 
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+export const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** A string of platform ID characters (`[A-Za-z0-9_-]`). */
 export function randomIdBody(random: Random, length: number): string {

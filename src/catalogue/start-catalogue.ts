@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { openDemoStore } from './catalogue-db.ts';
 import { createCatalogueApp } from './create-catalogue-app.ts';
 import { NO_FAULTS, type FaultSettings } from './fault-settings.ts';
+import { withHugeChannel } from './huge-channel.ts';
 import { createThumbnailFiles } from './thumbnail-files.ts';
 
 export interface StartCatalogueOptions {
@@ -12,6 +13,8 @@ export interface StartCatalogueOptions {
   port?: number;
   apiKey: string;
   apiSecret: string;
+  /** See CatalogueAppOptions.continuationKey; tests set it to make a continuation of their own. */
+  continuationKey?: string;
   /** Where the SQLite file and the thumbnails' folder live; default ./data. */
   dataDir?: string;
   /** See CatalogueAppOptions.thumbnailBaseUrl. */
@@ -30,7 +33,8 @@ export interface StartedCatalogue {
 export async function startCatalogue(options: StartCatalogueOptions): Promise<StartedCatalogue> {
   const started = Date.now();
   const dataDir = options.dataDir ?? 'data';
-  const store = openDemoStore(dataDir);
+  // The huge channel is made on demand in front of the database, never stored in it.
+  const store = withHugeChannel(openDemoStore(dataDir));
   const thumbnails = createThumbnailFiles({
     dataDir,
     has: (kind, id) => (kind === 'vi' ? store.videoExists(id) : store.playlist(id) !== undefined),
@@ -39,6 +43,7 @@ export async function startCatalogue(options: StartCatalogueOptions): Promise<St
     store,
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
+    continuationKey: options.continuationKey,
     thumbnailBaseUrl: options.thumbnailBaseUrl,
     thumbnails,
     faults: { settings: { ...NO_FAULTS, ...options.faults } },
