@@ -8,7 +8,10 @@ describe('configuration: parsed and checked once', () => {
       port: 8080,
       host: '0.0.0.0',
       staticRoot: 'dist',
-      quotaPerHour: 10_000,
+      quotaBudget: 10_000,
+      quotaWindowSeconds: 3600,
+      jobReaderReserve: 0.2,
+      clientShareOfWindow: 0.1,
       clientRateLimit: { burst: 60, perSecond: 2 },
       upstream: { kind: 'embedded', port: 0, faultControl: false, faults: {} },
     });
@@ -200,10 +203,80 @@ describe('configuration: Redis', () => {
   });
 });
 
+describe('configuration: the quota, its window, and the readers’ reserve', () => {
+  const quotaOf = (env: Record<string, string>) => {
+    const config = readServerConfig(env);
+    return [config.quotaBudget, config.quotaWindowSeconds];
+  };
+
+  it('CATALOGUE_QUOTA per CATALOGUE_QUOTA_WINDOW, an hour unless said', () => {
+    expect(quotaOf({ CATALOGUE_QUOTA: '500' })).toEqual([500, 3600]);
+    expect(quotaOf({ CATALOGUE_QUOTA: '500000', CATALOGUE_QUOTA_WINDOW: '24h' })).toEqual([
+      500_000, 86_400,
+    ]);
+    expect(quotaOf({ CATALOGUE_QUOTA: '50', CATALOGUE_QUOTA_WINDOW: '90s' })).toEqual([50, 90]);
+    expect(quotaOf({ CATALOGUE_QUOTA_WINDOW: '10' })).toEqual([10_000, 10]);
+    expect(quotaOf({ CATALOGUE_QUOTA_WINDOW: '1d' })).toEqual([10_000, 86_400]);
+    // Empty, as a .env line with no value, is unset.
+    expect(quotaOf({ CATALOGUE_QUOTA: '', CATALOGUE_QUOTA_WINDOW: '' })).toEqual([10_000, 3600]);
+  });
+
+  it('CATALOGUE_QUOTA_PER_HOUR still works: the budget of an hour', () => {
+    expect(quotaOf({ CATALOGUE_QUOTA_PER_HOUR: '200' })).toEqual([200, 3600]);
+    expect(quotaOf({ CATALOGUE_QUOTA_PER_HOUR: '200', CATALOGUE_QUOTA_WINDOW: '60m' })).toEqual([
+      200, 3600,
+    ]);
+  });
+
+  it('refuses both names at once, an hourly budget over another window, and nonsense windows', () => {
+    expect(() =>
+      readServerConfig({ CATALOGUE_QUOTA: '100', CATALOGUE_QUOTA_PER_HOUR: '100' }),
+    ).toThrow(/CATALOGUE_QUOTA and CATALOGUE_QUOTA_PER_HOUR are both set/);
+    expect(() =>
+      readServerConfig({ CATALOGUE_QUOTA_PER_HOUR: '100', CATALOGUE_QUOTA_WINDOW: '24h' }),
+    ).toThrow(/CATALOGUE_QUOTA_PER_HOUR counts per hour, but CATALOGUE_QUOTA_WINDOW is 24h/);
+    for (const window of ['soon', '1.5h', '0', '0s', '8d', '-1h', '1h30m'])
+      expect(() => readServerConfig({ CATALOGUE_QUOTA_WINDOW: window })).toThrow(
+        /^CATALOGUE_QUOTA_WINDOW: /,
+      );
+    expect(() => readServerConfig({ CATALOGUE_QUOTA_WINDOW: '8d' })).toThrow(ConfigError);
+    expect(() => readServerConfig({ CATALOGUE_QUOTA: '-1' })).toThrow(/CATALOGUE_QUOTA/);
+    expect(() => readServerConfig({ CATALOGUE_QUOTA: 'many' })).toThrow(/CATALOGUE_QUOTA/);
+  });
+
+  it('JOB_READER_RESERVE: a fifth by default, from 0 to 0.9', () => {
+    expect(readServerConfig({ JOB_READER_RESERVE: '0' }).jobReaderReserve).toBe(0);
+    expect(readServerConfig({ JOB_READER_RESERVE: '0.5' }).jobReaderReserve).toBe(0.5);
+    for (const reserve of ['0.95', '-0.1', 'half'])
+      expect(() => readServerConfig({ JOB_READER_RESERVE: reserve })).toThrow(/JOB_READER_RESERVE/);
+  });
+
+  it('CLIENT_SHARE_OF_WINDOW, or its older name CLIENT_SHARE_OF_HOUR; not both', () => {
+    expect(readServerConfig({ CLIENT_SHARE_OF_WINDOW: '0.3' }).clientShareOfWindow).toBe(0.3);
+    expect(readServerConfig({ CLIENT_SHARE_OF_HOUR: '1' }).clientShareOfWindow).toBe(1);
+    expect(() =>
+      readServerConfig({ CLIENT_SHARE_OF_WINDOW: '0.3', CLIENT_SHARE_OF_HOUR: '0.3' }),
+    ).toThrow(/both set/);
+    expect(() => readServerConfig({ CLIENT_SHARE_OF_WINDOW: '0' })).toThrow(
+      /CLIENT_SHARE_OF_WINDOW/,
+    );
+  });
+
+  it('the start-up line says the quota and its window', () => {
+    const config = readServerConfig({ CATALOGUE_QUOTA: '100000', CATALOGUE_QUOTA_WINDOW: '86400' });
+    expect(describeConfig(config).quota).toEqual({
+      budget: 100_000,
+      window: '24h',
+      windowSeconds: 86_400,
+      jobReaderReserve: 0.2,
+    });
+  });
+});
+
 describe('configuration: chain warming', () => {
   it('spends a tenth of the hour by default, on four lists at once', () => {
     expect(readServerConfig({}).chainWarm).toEqual({
-      budgetPerHour: 1000,
+      budget: 1000,
       lists: 4,
       idleMs: 60_000,
     });
@@ -212,11 +285,16 @@ describe('configuration: chain warming', () => {
   it('is its share of the quota, at least one call; off at 0 or with no quota', () => {
     const read = (env: Record<string, string>) => readServerConfig(env).chainWarm;
     expect(read({ CHAIN_WARM_SHARE: '0.25', CATALOGUE_QUOTA_PER_HOUR: '400' })).toMatchObject({
-      budgetPerHour: 100,
+      budget: 100,
     });
     expect(read({ CHAIN_WARM_SHARE: '0.01', CATALOGUE_QUOTA_PER_HOUR: '10' })).toMatchObject({
-      budgetPerHour: 1,
+      budget: 1,
     });
+    // A share of the window, whatever its length.
+    expect(
+      read({ CHAIN_WARM_SHARE: '0.1', CATALOGUE_QUOTA: '50000', CATALOGUE_QUOTA_WINDOW: '24h' }),
+    ).toMatchObject({ budget: 5000 });
+    expect(read({ CATALOGUE_QUOTA: '0' })).toBeNull();
     expect(read({ CHAIN_WARM_SHARE: '0' })).toBeNull();
     expect(read({ CATALOGUE_QUOTA_PER_HOUR: '0' })).toBeNull();
     expect(read({ CHAIN_WARM_LISTS: '2', CHAIN_WARM_IDLE_MS: '5000' })).toMatchObject({

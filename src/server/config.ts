@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parseFaultSpec, type FaultSettings } from '../catalogue/fault-settings.ts';
+import {
+  DEFAULT_JOB_READER_RESERVE,
+  formatWindow,
+  HOUR_SECONDS,
+  parseWindowDuration,
+} from './quota/quota-window.ts';
 
 // The explorer server's configuration, parsed and checked once at start-up. This is the only server
 // module that reads the environment (eslint.config.js); everything else receives the parsed object.
@@ -20,6 +26,13 @@ const optionalText = z
 const int = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+/** A number when set; unset or empty stays undefined, for settings that have an older name. */
+const optionalNumber = (number: z.ZodNumber) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().pipe(number).optional(),
+  );
+
 const schema = z.object({
   PORT: int(0, 65535, 8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -33,7 +46,7 @@ const schema = z.object({
   CATALOGUE_API_SECRET: optionalText,
 
   CATALOGUE_DATA_DIR: z.string().min(1).default('data'),
-  // Where a server without Redis keeps the hour's spending across restarts (quota-journal.ts);
+  // Where a server without Redis keeps the window's spending across restarts (quota-journal.ts);
   // empty: in memory only.
   STATE_DIR: z
     .string()
@@ -43,11 +56,20 @@ const schema = z.object({
   CATALOGUE_FAULT_CONTROL: flag,
   EMBEDDED_CATALOGUE_PORT: int(0, 65535, 0),
 
-  CATALOGUE_QUOTA_PER_HOUR: int(0, Number.MAX_SAFE_INTEGER, 10_000),
+  // Lookups per window (quota/quota-window.ts): the real service counts per hour (spec §2.3),
+  // others per day, tests and benches per seconds. CATALOGUE_QUOTA_PER_HOUR is the older name,
+  // which means CATALOGUE_QUOTA with a window of an hour (parseQuota).
+  CATALOGUE_QUOTA: optionalNumber(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)),
+  CATALOGUE_QUOTA_WINDOW: optionalText,
+  CATALOGUE_QUOTA_PER_HOUR: optionalNumber(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)),
+  // The share of the window's budget background jobs leave to people reading pages.
+  JOB_READER_RESERVE: z.coerce.number().min(0).max(0.9).default(DEFAULT_JOB_READER_RESERVE),
   CLIENT_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 60),
   CLIENT_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(2),
-  // The most of the hour's quota one address may spend, reading or walking (quota/client-shares.ts).
-  CLIENT_SHARE_OF_HOUR: z.coerce.number().gt(0).max(1).default(0.1),
+  // The most of the window's quota one address may spend, reading or walking
+  // (quota/client-shares.ts). CLIENT_SHARE_OF_HOUR is its older name (parseClientShare).
+  CLIENT_SHARE_OF_WINDOW: optionalNumber(z.number().gt(0).max(1)),
+  CLIENT_SHARE_OF_HOUR: optionalNumber(z.number().gt(0).max(1)),
   // Whole-list walks running at once in this process; more wait in line (whole-list/list-walk.ts).
   WALKS_AT_ONCE: int(1, 10_000, 8),
   // Per client too, the server's renders of the app's pages that are not kept already
@@ -73,7 +95,7 @@ const schema = z.object({
   UPSTREAM_MAX_QUEUED: int(0, 100_000, 512),
 
   // Warming a playlist's continuation chain behind a person who opened it (warming/): the
-  // fraction of the hour's quota warming may spend (0: off), how many lists are warmed at
+  // fraction of the window's quota warming may spend (0: off), how many lists are warmed at
   // once, and how long a list goes unread before its warming stops.
   CHAIN_WARM_SHARE: z.coerce.number().min(0).max(0.5).default(0.1),
   CHAIN_WARM_LISTS: int(1, 100, 4),
@@ -99,7 +121,7 @@ const schema = z.object({
   REDIS_URL: optionalText,
   // How many replicas run: they divide the outage share between them.
   EXPLORER_REPLICAS: int(1, 1000, 1),
-  // The part of the hour the replicas hold back together, as leases counted in Redis ahead of
+  // The part of the window the replicas hold back together, as leases counted in Redis ahead of
   // time, to spend while Redis cannot be asked (each its own lease, so no outage overspends).
   REDIS_OUTAGE_SHARE: z.coerce.number().min(0).max(0.5).default(0.1),
   // The longest any one Redis command may take before the replica goes on without it.
@@ -144,12 +166,17 @@ export interface ServerConfig {
   /** The origin of absolute URLs in pages (link previews); unset: each request's own host. */
   publicUrl: string | undefined;
   upstream: RemoteUpstreamConfig | EmbeddedUpstreamConfig;
-  quotaPerHour: number;
-  /** The directory of the quota journal (without Redis); null: the hour in memory only. */
+  /** Upstream calls allowed per window (CATALOGUE_QUOTA, or CATALOGUE_QUOTA_PER_HOUR). */
+  quotaBudget: number;
+  /** The window's length in seconds (CATALOGUE_QUOTA_WINDOW; 3600 unless set). */
+  quotaWindowSeconds: number;
+  /** The share of the window's budget jobs leave to readers (JOB_READER_RESERVE). */
+  jobReaderReserve: number;
+  /** The directory of the quota journal (without Redis); null: the window in memory only. */
   stateDir: string | null;
   clientRateLimit: { burst: number; perSecond: number };
-  /** The part of the hour's quota one client may spend (quota/client-shares.ts). */
-  clientShareOfHour: number;
+  /** The part of the window's quota one client may spend (quota/client-shares.ts). */
+  clientShareOfWindow: number;
   /** Whole-list walks at once in this process; more wait in line. */
   walksAtOnce: number;
   /** Each client's allowance of renders not kept already (routes/app-pages.ts). */
@@ -183,8 +210,8 @@ export interface ServerConfig {
 }
 
 export interface ChainWarmConfig {
-  /** Upstream calls warming may spend per sliding hour: its share of the quota, at least 1. */
-  budgetPerHour: number;
+  /** Upstream calls warming may spend per sliding window: its share of the quota, at least 1. */
+  budget: number;
   /** Lists warmed at once. */
   lists: number;
   /** A list nobody has read for this long stops being warmed. */
@@ -196,7 +223,7 @@ export interface RedisConfig {
   url: string;
   /** Replicas in the deployment: they divide the outage share. */
   replicas: number;
-  /** The part of the hour the replicas' leases hold back for a Redis outage. */
+  /** The part of the window the replicas' leases hold back for a Redis outage. */
   outageShare: number;
   commandTimeoutMs: number;
   keyPrefix: string;
@@ -276,6 +303,7 @@ export function readServerConfig(
   if (!parsed.success)
     throw new ConfigError(`Explorer configuration: ${z.prettifyError(parsed.error)}`);
   const e = parsed.data;
+  const quota = parseQuota(e);
 
   let upstream: ServerConfig['upstream'];
   if (e.CATALOGUE_BASE_URL !== undefined) {
@@ -321,13 +349,14 @@ export function readServerConfig(
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : parsePublicUrl(e.PUBLIC_URL),
     upstream,
-    quotaPerHour: e.CATALOGUE_QUOTA_PER_HOUR,
+    ...quota,
+    jobReaderReserve: e.JOB_READER_RESERVE,
     stateDir: e.STATE_DIR,
     clientRateLimit: {
       burst: e.CLIENT_RATE_LIMIT_BURST,
       perSecond: e.CLIENT_RATE_LIMIT_PER_SECOND,
     },
-    clientShareOfHour: e.CLIENT_SHARE_OF_HOUR,
+    clientShareOfWindow: parseClientShare(e),
     walksAtOnce: e.WALKS_AT_ONCE,
     renderRateLimit: {
       burst: e.RENDER_RATE_LIMIT_BURST,
@@ -348,18 +377,55 @@ export function readServerConfig(
       maxQueued: e.UPSTREAM_MAX_QUEUED,
     },
     http: parseHttpTimeouts(e),
-    chainWarm: parseChainWarm(e),
+    chainWarm: parseChainWarm(e, quota.quotaBudget),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     metrics: parseMetrics(e),
     redis: parseRedis(e),
   };
 }
 
-function parseChainWarm(e: z.infer<typeof schema>): ChainWarmConfig | null {
-  // A share of no quota is no warming; a share of a small quota is at least one call an hour.
-  if (e.CHAIN_WARM_SHARE === 0 || e.CATALOGUE_QUOTA_PER_HOUR === 0) return null;
+/**
+ * The budget and its window. CATALOGUE_QUOTA_PER_HOUR, the older name, is CATALOGUE_QUOTA with
+ * an hour's window; given with either new name, which one meant what would be a guess, so
+ * start-up refuses.
+ */
+function parseQuota(
+  e: z.infer<typeof schema>,
+): Pick<ServerConfig, 'quotaBudget' | 'quotaWindowSeconds'> {
+  let windowSeconds = HOUR_SECONDS;
+  if (e.CATALOGUE_QUOTA_WINDOW !== undefined) {
+    const parsed = parseWindowDuration(e.CATALOGUE_QUOTA_WINDOW);
+    if (typeof parsed === 'string')
+      throw new ConfigError(`CATALOGUE_QUOTA_WINDOW: ${parsed} (from 1s to 7d)`);
+    windowSeconds = parsed;
+  }
+  if (e.CATALOGUE_QUOTA_PER_HOUR === undefined)
+    return { quotaBudget: e.CATALOGUE_QUOTA ?? 10_000, quotaWindowSeconds: windowSeconds };
+  if (e.CATALOGUE_QUOTA !== undefined)
+    throw new ConfigError(
+      'CATALOGUE_QUOTA and CATALOGUE_QUOTA_PER_HOUR are both set: keep CATALOGUE_QUOTA (with CATALOGUE_QUOTA_WINDOW) and remove the older CATALOGUE_QUOTA_PER_HOUR',
+    );
+  if (windowSeconds !== HOUR_SECONDS)
+    throw new ConfigError(
+      `CATALOGUE_QUOTA_PER_HOUR counts per hour, but CATALOGUE_QUOTA_WINDOW is ${formatWindow(windowSeconds)}: set the budget as CATALOGUE_QUOTA`,
+    );
+  return { quotaBudget: e.CATALOGUE_QUOTA_PER_HOUR, quotaWindowSeconds: HOUR_SECONDS };
+}
+
+/** CLIENT_SHARE_OF_WINDOW, or its older name CLIENT_SHARE_OF_HOUR (a share of the window now). */
+function parseClientShare(e: z.infer<typeof schema>): number {
+  if (e.CLIENT_SHARE_OF_WINDOW !== undefined && e.CLIENT_SHARE_OF_HOUR !== undefined)
+    throw new ConfigError(
+      'CLIENT_SHARE_OF_WINDOW and CLIENT_SHARE_OF_HOUR are both set: keep CLIENT_SHARE_OF_WINDOW',
+    );
+  return e.CLIENT_SHARE_OF_WINDOW ?? e.CLIENT_SHARE_OF_HOUR ?? 0.1;
+}
+
+function parseChainWarm(e: z.infer<typeof schema>, quota: number): ChainWarmConfig | null {
+  // A share of no quota is no warming; a share of a small quota is at least one call a window.
+  if (e.CHAIN_WARM_SHARE === 0 || quota === 0) return null;
   return {
-    budgetPerHour: Math.max(1, Math.floor(e.CHAIN_WARM_SHARE * e.CATALOGUE_QUOTA_PER_HOUR)),
+    budget: Math.max(1, Math.floor(e.CHAIN_WARM_SHARE * quota)),
     lists: e.CHAIN_WARM_LISTS,
     idleMs: e.CHAIN_WARM_IDLE_MS,
   };
@@ -436,10 +502,16 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     upstream,
-    quotaPerHour: config.quotaPerHour,
+    // The start-up line says the window as it was written (1h, 24h, 90s) beside its seconds.
+    quota: {
+      budget: config.quotaBudget,
+      window: formatWindow(config.quotaWindowSeconds),
+      windowSeconds: config.quotaWindowSeconds,
+      jobReaderReserve: config.jobReaderReserve,
+    },
     stateDir: config.stateDir,
     clientRateLimit: config.clientRateLimit,
-    clientShareOfHour: config.clientShareOfHour,
+    clientShareOfWindow: config.clientShareOfWindow,
     walksAtOnce: config.walksAtOnce,
     renderRateLimit: config.renderRateLimit,
     firstPaintWaitMs: config.firstPaintWaitMs,

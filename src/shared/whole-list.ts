@@ -196,7 +196,10 @@ export const rangeQuerySchema = z
 // What a walk costs, before it starts: GET /api/walk-cost/{list}/{id}
 
 export const quotaStateSchema = z.object({
+  /** Upstream calls allowed per window: the name is from when the window was always an hour. */
   budgetPerHour: z.number().int().nonnegative(),
+  /** The window the budget is counted over, in seconds (3600 for an hour, 86400 for a day). */
+  windowSeconds: z.number().int().positive(),
   remaining: z.number().int().nonnegative(),
   /** Seconds until an upstream 429's pause ends (0: none). */
   pausedForSeconds: z.number().int().nonnegative(),
@@ -213,14 +216,14 @@ export const walkCostSchema = z.object({
   /** Upstream calls the walk would spend; null when unknown (a channel's lists). */
   lookups: z.number().int().nonnegative().nullable(),
   quota: quotaStateSchema,
-  /** The asking client's share of the hour (a walk must fit it as well as the hour). */
+  /** The asking client's share of the window (a walk must fit it as well as the window). */
   share: z
     .object({
       perClient: z.number().int().nonnegative(),
       remaining: z.number().int().nonnegative(),
     })
     .optional(),
-  /** False when the hour's remaining quota, or the client's share, cannot cover `lookups`. */
+  /** False when the window's remaining quota, or the client's share, cannot cover `lookups`. */
   affordable: z.boolean(),
   /** When not affordable: which of the two is short. */
   limitedBy: z.enum(['quota', 'share']).optional(),

@@ -108,7 +108,7 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
 
   new Gauge({
     name: 'explorer_quota_budget',
-    help: 'Upstream calls allowed per sliding hour.',
+    help: 'Upstream calls allowed per sliding window (explorer_quota_window_seconds long).',
     registers,
     collect() {
       this.set(sources.quota.stats().budget);
@@ -116,19 +116,27 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
   });
   new Gauge({
     name: 'explorer_quota_used',
-    help: 'Upstream calls spent in the last hour.',
+    help: 'Upstream calls spent in the sliding window.',
     registers,
     collect() {
-      this.set(sources.quota.stats().usedLastHour);
+      this.set(sources.quota.stats().usedInWindow);
+    },
+  });
+  new Gauge({
+    name: 'explorer_quota_window_seconds',
+    help: 'The sliding window the quota is counted over, in seconds (CATALOGUE_QUOTA_WINDOW).',
+    registers,
+    collect() {
+      this.set(sources.quota.stats().windowSeconds);
     },
   });
   new Gauge({
     name: 'explorer_quota_remaining',
-    help: 'Upstream calls left in the sliding hour.',
+    help: 'Upstream calls left in the sliding window.',
     registers,
     collect() {
-      const { budget, usedLastHour } = sources.quota.stats();
-      this.set(Math.max(0, budget - usedLastHour));
+      const { budget, usedInWindow } = sources.quota.stats();
+      this.set(Math.max(0, budget - usedInWindow));
     },
   });
   new Gauge({

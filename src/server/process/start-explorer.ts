@@ -113,7 +113,7 @@ async function holdStateDir(
     if (!(error instanceof StateDirUnlockable)) throw error;
     logger.error(
       { err: error.cause, stateDir: error.dir },
-      `${error.message}: the hour and the pages are kept in memory only`,
+      `${error.message}: the window's spending and the pages are kept in memory only`,
     );
     return { stateDir: null, lock: null };
   }
@@ -153,7 +153,9 @@ async function assembleExplorer(
         })
       : createSharedState({
           config: config.redis,
-          quotaPerHour: config.quotaPerHour,
+          quotaBudget: config.quotaBudget,
+          quotaWindowSeconds: config.quotaWindowSeconds,
+          jobReaderReserve: config.jobReaderReserve,
           clientRateLimit: config.clientRateLimit,
           // A claim outlives the claimant's upstream call (its deadline covers the retries).
           claimMs: config.upstreamTimeoutMs + 500,
@@ -204,10 +206,10 @@ async function assembleExplorer(
   });
   // Slots outermost in time: a call waiting for one has not spent its deadline yet.
   const slotted = withSlots(timedUpstream(upstream, roundTrip), slots, config.upstreamTimeoutMs);
-  // Warming chains behind readers (warming/): its share of the hour is a budget of its own,
+  // Warming chains behind readers (warming/): its share of the window is a budget of its own,
   // held for the whole deployment, and it is the warmer's allowance in the page source.
   const { chainWarm } = config;
-  const warmShare = chainWarm === null ? null : state.budget('chain-warm', chainWarm.budgetPerHour);
+  const warmShare = chainWarm === null ? null : state.budget('chain-warm', chainWarm.budget);
   const warmer = warmerClient();
   const metricsOn = config.metrics.token !== undefined || config.metrics.port !== 0;
   const metrics = metricsOn
@@ -234,10 +236,11 @@ async function assembleExplorer(
   if (catalogue !== null)
     for (const entry of DEMO_ENTRIES)
       if (entry.kind === 'channel') channelTitles.remember(entry.id, entry.title);
-  // A person's requests meet the burst allowance, then their share of the hour; a walk reserves
-  // from the same share before it starts (routes/whole-list.ts).
+  // A person's requests meet the burst allowance, then their share of the window; a walk
+  // reserves from the same share before it starts (routes/whole-list.ts).
   const shares = createClientShares({
-    perClient: Math.max(1, Math.floor(config.clientShareOfHour * config.quotaPerHour)),
+    perClient: Math.max(1, Math.floor(config.clientShareOfWindow * config.quotaBudget)),
+    windowSeconds: config.quotaWindowSeconds,
   });
   const people = withClientShares(state.clientRateLimit, shares);
   const pages = buildPageSource({
@@ -274,10 +277,10 @@ async function assembleExplorer(
             const { active, queued, limit } = slots.stats();
             return queued > 0 || active >= limit / 2;
           },
-          // The hour's last share is for people: below it, warming stops.
+          // The window's last share is for people: below it, warming stops.
           quotaToSpare: () => {
-            const { budget, usedLastHour } = quota.stats();
-            return budget - usedLastHour > chainWarm.budgetPerHour;
+            const { budget, usedInWindow } = quota.stats();
+            return budget - usedInWindow > chainWarm.budget;
           },
         });
 

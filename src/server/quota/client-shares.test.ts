@@ -37,4 +37,30 @@ describe('client shares: the most of the hour one address may spend', () => {
     expect([limit.take('a'), limit.take('a')]).toEqual([{ ok: true }, { ok: true }]);
     expect(limit.take('a')).toMatchObject({ ok: false, limit: 'share' });
   });
+
+  it('counts over the quota’s window: with 10 s, a share comes back ten seconds on', () => {
+    let now = 1_000_000_000_000;
+    const shares = createClientShares({ perClient: 2, windowSeconds: 10, now: () => now });
+    expect(shares.take('a').ok).toBe(true);
+    now += 3_000;
+    expect(shares.take('a').ok).toBe(true);
+    expect(shares.take('a')).toEqual({ ok: false, retryAfterSeconds: 7 });
+    now += 7_000;
+    expect(shares.room('a')).toBe(1);
+    expect(shares.secondsUntilRoomFor('a', 2)).toBe(3);
+  });
+
+  it('over a day, a client’s lookups in one bucket are one entry that leaves with the latest', () => {
+    let now = 1_000_000_000_000;
+    const shares = createClientShares({ perClient: 3, windowSeconds: 86_400, now: () => now });
+    expect(shares.take('a').ok).toBe(true);
+    // 1e12 ms is 16 s into a 24 s bucket: five seconds on is the same bucket, one entry.
+    now += 5_000;
+    expect(shares.take('a').ok).toBe(true);
+    now += 86_400_000 - 4_000;
+    // The first lookup is a day old, but it leaves with the second, five seconds later.
+    expect(shares.room('a')).toBe(1);
+    now += 4_001;
+    expect(shares.room('a')).toBe(3);
+  });
 });

@@ -1,28 +1,30 @@
 import type { ClientRateLimit, RateDecision } from './client-rate-limit.ts';
 import { reservationOf, type Reservation } from './quota-guard.ts';
+import { HOUR_SECONDS, windowLayout } from './quota-window.ts';
 
-// Each client's share of the hour: besides the burst allowance (client-rate-limit.ts), which
+// Each client's share of the window: besides the burst allowance (client-rate-limit.ts), which
 // paces stray scripts second by second, no address may spend more than a fixed part of the
-// account's hourly budget (10 % by default), whether it reads page by page or walks whole
-// lists. A person scrolling spends a few dozen lookups an hour and never meets it; one script
-// reading steadily can no longer take most of the hour from everyone else. A walk reserves its
+// account's budget per window (10 % by default; the window is CATALOGUE_QUOTA_WINDOW, an hour
+// unless set), whether it reads page by page or walks whole lists. A person scrolling spends a
+// few dozen lookups an hour and never meets it; one script reading steadily can no longer take
+// most of the window from everyone else. A walk reserves its
 // quoted lookups from the share before it starts, so that a quoted walk that fits runs at the
 // upstream's own speed.
 //
 // Kept in this process's memory: with replicas, each holds its own count (docs/configuration.md).
-// Not a quota guard per client (quota-guard.ts): its second-by-second window is 14 KB, where a
-// client here costs an entry per second it spent in, and most clients spend in a few.
+// Not a quota guard per client (quota-guard.ts): its window is 14 KB, where a client here costs
+// an entry per bucket it spent in (a second, or coarser for windows past an hour, as the guard's:
+// quota-window.ts), and most clients spend in a few.
 
-const WINDOW_MS = 3600_000;
-/** Past this many tracked clients, those with nothing spent in the hour are forgotten. */
+/** Past this many tracked clients, those with nothing spent in the window are forgotten. */
 const SWEEP_AT = 10_000;
 
 export type ShareDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface ClientShares {
-  /** Lookups each client may spend in an hour. */
+  /** Lookups each client may spend in a window. */
   readonly perClient: number;
-  /** Lookups `client` may still spend in the hour. */
+  /** Lookups `client` may still spend in the window. */
   room(client: string): number;
   /** Seconds until `calls` more fit in `client`'s share (0: they fit now). */
   secondsUntilRoomFor(client: string, calls: number): number;
@@ -37,10 +39,14 @@ export interface ClientShares {
 
 export function createClientShares(options: {
   perClient: number;
+  /** The quota's window in seconds (default an hour). */
+  windowSeconds?: number;
   now?: () => number;
 }): ClientShares {
-  const { perClient, now = Date.now } = options;
-  /** Per client: [when, lookups] oldest first, one entry per second at most. */
+  const { perClient, windowSeconds = HOUR_SECONDS, now = Date.now } = options;
+  const windowMs = windowSeconds * 1000;
+  const bucketMs = windowLayout(windowSeconds).bucketSeconds * 1000;
+  /** Per client: [when, lookups] oldest first, one entry per bucket at most. */
   const spent = new Map<string, Array<[number, number]>>();
 
   const live = (client: string, at: number): Array<[number, number]> => {
@@ -51,31 +57,33 @@ export function createClientShares(options: {
       spent.set(client, entries);
     }
     let old = 0;
-    while (old < entries.length && (entries[old] as [number, number])[0] <= at - WINDOW_MS) old++;
+    while (old < entries.length && (entries[old] as [number, number])[0] <= at - windowMs) old++;
     if (old > 0) entries.splice(0, old);
     return entries;
   };
   const sweep = (at: number) => {
     for (const [client, entries] of spent)
-      if (entries.every(([when]) => when <= at - WINDOW_MS)) spent.delete(client);
+      if (entries.every(([when]) => when <= at - windowMs)) spent.delete(client);
   };
   const used = (entries: Array<[number, number]>) =>
     entries.reduce((sum, [, calls]) => sum + calls, 0);
   const add = (entries: Array<[number, number]>, at: number, calls: number) => {
     const last = entries.at(-1);
-    if (last !== undefined && Math.floor(last[0] / 1000) === Math.floor(at / 1000))
+    if (last !== undefined && Math.floor(last[0] / bucketMs) === Math.floor(at / bucketMs)) {
+      // The entry leaves with its latest lookup: none of its lookups leaves the window early.
+      last[0] = at;
       last[1] += calls;
-    else entries.push([at, calls]);
+    } else entries.push([at, calls]);
   };
   /** Seconds until `calls` more fit in the client's share. */
   const waitFor = (entries: Array<[number, number]>, at: number, calls: number) => {
     let excess = used(entries) + calls - perClient;
-    if (calls > perClient) return WINDOW_MS / 1000;
+    if (calls > perClient) return windowMs / 1000;
     for (const [when, spentThen] of entries) {
       excess -= spentThen;
-      if (excess <= 0) return Math.max(1, Math.ceil((when + WINDOW_MS - at) / 1000));
+      if (excess <= 0) return Math.max(1, Math.ceil((when + windowMs - at) / 1000));
     }
-    return WINDOW_MS / 1000;
+    return windowMs / 1000;
   };
 
   return {
@@ -110,7 +118,7 @@ export function createClientShares(options: {
   };
 }
 
-/** `allowance` first (the burst and its pace), then the client's share of the hour. */
+/** `allowance` first (the burst and its pace), then the client's share of the window. */
 export function withClientShares(
   allowance: ClientRateLimit,
   shares: Pick<ClientShares, 'take'>,

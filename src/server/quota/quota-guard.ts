@@ -1,28 +1,39 @@
 // The account's upstream budget: the real service allows one account 10,000 requests per hour, all
-// endpoints and every user together. Every upstream attempt, retries included, asks for a permit
-// first; when one more call would exceed the budget of the last hour, the explorer answers 429
-// itself instead of calling, rather than exhaust the account for everyone. After an upstream 429
-// the guard also holds every call until the upstream's Retry-After has passed.
+// endpoints and every user together (spec §2.3); other deployments count per day, so the window
+// is a setting (CATALOGUE_QUOTA_WINDOW, quota-window.ts). Every upstream attempt, retries
+// included, asks for a permit first; when one more call would exceed the budget of the window,
+// the explorer answers 429 itself instead of calling, rather than exhaust the account for
+// everyone. After an upstream 429 the guard also holds every call until the upstream's
+// Retry-After has passed.
 //
-// The window slides in one-second buckets: exact enough for an hourly budget, constant memory
-// whatever the budget (a benchmark sets it to 10^8), O(1) per call. With a journal
-// (quota-journal.ts), the calls let through are also written down, and a new process starts
-// from them.
+// The window slides in buckets (quota-window.ts): one per second up to an hour, coarser beyond,
+// so the memory is constant whatever the budget (a benchmark sets it to 10^8) and the window
+// (a day costs what an hour does), and each call is O(1). With a journal (quota-journal.ts), the
+// calls let through are also written down, and a new process starts from them.
 //
 // A whole-list walk reserves what it was quoted before it answers (reserve): the calls are
 // counted as spent at once, so no reader or other walk can take them, and what the walk did not
 // spend (a page someone else fetched meanwhile, a reader who went away) is given back when it
 // ends. So an accepted export is never cut off by the quota half way.
+//
+// Background work (whole-list jobs) asks through the job methods instead: they count against
+// the budget less `readerReserve` of it (JOB_READER_RESERVE), so a job that runs for days never
+// takes the part kept for people reading pages. Readers are not limited by the reserve.
 
 import type { BudgetJournal } from './quota-journal.ts';
-
-const WINDOW_SECONDS = 3600;
+import {
+  DEFAULT_JOB_READER_RESERVE,
+  HOUR_SECONDS,
+  jobCapOf,
+  windowLayout,
+  type WindowLayout,
+} from './quota-window.ts';
 
 export type QuotaDecision =
   | { ok: true }
   | { ok: false; reason: 'quota_exhausted' | 'upstream_rate_limited'; retryAfterSeconds: number };
 
-/** Calls counted against the hour ahead of time, spent one by one, the rest given back. */
+/** Calls counted against the window ahead of time, spent one by one, the rest given back. */
 export interface Reservation {
   /** Reserved calls not yet spent. */
   readonly remaining: number;
@@ -65,6 +76,19 @@ export function reservationOf(calls: number, giveBack: (unspent: number) => void
   };
 }
 
+/** What a guard says of its window. */
+export interface QuotaStats {
+  /** Calls allowed per window. */
+  budget: number;
+  /** The window's length (CATALOGUE_QUOTA_WINDOW). */
+  windowSeconds: number;
+  /** Calls counted in the window now. */
+  usedInWindow: number;
+  /** The same as usedInWindow: the name from when the window was always an hour. */
+  usedLastHour: number;
+  pausedForSeconds: number;
+}
+
 export interface QuotaGuard {
   /**
    * Takes one call from the budget, or says why not and for how long. The in-memory guard
@@ -74,11 +98,28 @@ export interface QuotaGuard {
   tryAcquire(): QuotaDecision | Promise<QuotaDecision>;
   /** The upstream answered 429: no calls until `seconds` from now. */
   pauseFor(seconds: number): void;
-  stats(): { budget: number; usedLastHour: number; pausedForSeconds: number };
+  stats(): QuotaStats;
   /** Seconds until `calls` more calls fit in the window (0: they fit now). */
   secondsUntilRoomFor(calls: number): number | Promise<number>;
   /** Counts `calls` as spent now, to be spent through the reservation, or says why not. */
   reserve(calls: number): ReserveDecision | Promise<ReserveDecision>;
+  /**
+   * Calls background work (a job) may still spend in the window without taking the readers'
+   * part: max(0, floor(budget × (1 − readerReserve)) − used). A pause is not counted here.
+   */
+  jobRoom(): number | Promise<number>;
+  /**
+   * Seconds until `calls` more fit in the jobs' part of the window (0: now), as the sliding
+   * window frees them; a pause is not counted (stats().pausedForSeconds). More calls than the
+   * jobs' part holds never fit: the answer is then the whole window.
+   */
+  secondsUntilJobRoom(calls: number): number | Promise<number>;
+  /**
+   * As `reserve`, but only out of the jobs' part: refused (quota_exhausted) when `calls` more
+   * would leave less than the readers' reserve. Checked and counted in one step, so two jobs
+   * (or two replicas' jobs) cannot both take the last of the room.
+   */
+  reserveForJob(calls: number): ReserveDecision | Promise<ReserveDecision>;
 }
 
 /** The in-memory guard, which can also be told of calls counted elsewhere. */
@@ -86,66 +127,96 @@ export interface LocalQuotaGuard extends QuotaGuard {
   tryAcquire(): QuotaDecision;
   secondsUntilRoomFor(calls: number): number;
   reserve(calls: number): ReserveDecision;
+  jobRoom(): number;
+  secondsUntilJobRoom(calls: number): number;
+  reserveForJob(calls: number): ReserveDecision;
   /** Counts `calls` as spent now without asking (calls someone else made for this budget). */
   charge(calls: number): void;
+  /** How the window is counted: its buckets are all the memory the guard holds. */
+  readonly layout: WindowLayout;
 }
 
-export function createQuotaGuard(options: {
-  budgetPerHour: number;
-  now?: () => number;
-  /** Where the calls are written as they are let through, and read back from at start. */
-  journal?: BudgetJournal;
-}): LocalQuotaGuard {
-  const { budgetPerHour, now = Date.now, journal } = options;
-  const buckets = new Uint32Array(WINDOW_SECONDS);
+/** The budget per window: `budgetPerHour` is its name from when the window was an hour. */
+export type QuotaBudgetOption = { budget: number } | { budgetPerHour: number };
+
+export function createQuotaGuard(
+  options: QuotaBudgetOption & {
+    /** The window's length in seconds (default an hour). */
+    windowSeconds?: number;
+    /** The share of the budget jobs leave to readers (JOB_READER_RESERVE). */
+    readerReserve?: number;
+    now?: () => number;
+    /** Where the calls are written as they are let through, and read back from at start. */
+    journal?: BudgetJournal;
+  },
+): LocalQuotaGuard {
+  const {
+    windowSeconds = HOUR_SECONDS,
+    readerReserve = DEFAULT_JOB_READER_RESERVE,
+    now = Date.now,
+    journal,
+  } = options;
+  const budget = 'budget' in options ? options.budget : options.budgetPerHour;
+  const jobCap = jobCapOf(budget, readerReserve);
+  const layout = windowLayout(windowSeconds);
+  const { bucketSeconds, buckets: size } = layout;
+  const buckets = new Uint32Array(size);
+  /** The bucket (bucketSeconds-long span since the epoch) a second falls in. */
+  const bucketOf = (second: number) => Math.floor(second / bucketSeconds);
   let total = 0;
-  /** The second (since the epoch) of the most recent bucket written or cleared. */
-  let head = Math.floor(now() / 1000);
+  /** The bucket of the most recent second written or cleared. */
+  let head = bucketOf(Math.floor(now() / 1000));
   let pausedUntil = journal?.restored.pausedUntilMs ?? 0;
-  /** Adds `calls` to second `second`'s bucket (negative: takes them off). */
-  const place = (second: number, calls: number) => {
-    const slot = second % WINDOW_SECONDS;
+  /** Adds `calls` to bucket `bucket` (negative: takes them off). */
+  const place = (bucket: number, calls: number) => {
+    const slot = bucket % size;
     buckets[slot] = (buckets[slot] as number) + calls;
     total += calls;
   };
-  // The calls a previous run let through this hour still count.
-  for (const [second, calls] of journal?.restored.calls ?? [])
-    if (second <= head && second > head - WINDOW_SECONDS) place(second, calls);
+  /** Whether bucket `bucket` is still in the window that ends with bucket `head`. */
+  const inWindow = (bucket: number) => bucket <= head && bucket > head - size;
+  // The calls a previous run let through in the window still count.
+  for (const [second, calls] of journal?.restored.calls ?? []) {
+    const bucket = bucketOf(second);
+    if (inWindow(bucket)) place(bucket, calls);
+  }
 
   /** Clears the buckets that have slid out of the window up to second `current`. */
   const advance = (current: number) => {
-    if (current <= head) return;
-    const steps = Math.min(current - head, WINDOW_SECONDS);
+    const bucket = bucketOf(current);
+    if (bucket <= head) return;
+    const steps = Math.min(bucket - head, size);
     for (let i = 1; i <= steps; i++) {
-      const slot = (head + i) % WINDOW_SECONDS;
+      const slot = (head + i) % size;
       total -= buckets[slot] as number;
       buckets[slot] = 0;
     }
-    head = current;
+    head = bucket;
   };
 
-  /** Seconds until the oldest calls leave the window and `calls` more fit again. */
-  const secondsUntilRoom = (current: number, calls = 1): number => {
-    let excess = total - budgetPerHour + calls;
+  /** Seconds until the oldest calls leave the window and `calls` more fit under `cap`. */
+  const secondsUntilRoom = (current: number, calls: number, cap: number): number => {
+    let excess = total - cap + calls;
     if (excess <= 0) return 0;
-    // More than the whole budget never fits.
-    if (calls > budgetPerHour) return WINDOW_SECONDS;
-    for (let age = WINDOW_SECONDS - 1; age >= 0; age--) {
-      excess -= buckets[(current - age + WINDOW_SECONDS * 2) % WINDOW_SECONDS] as number;
-      // The bucket `age` seconds old leaves the window in WINDOW_SECONDS - age seconds.
-      if (excess <= 0) return WINDOW_SECONDS - age;
+    // More than the whole cap never fits.
+    if (calls > cap) return windowSeconds;
+    const bucket = bucketOf(current);
+    for (let age = size - 1; age >= 0; age--) {
+      excess -= buckets[(bucket - age + size * 2) % size] as number;
+      // The bucket `age` buckets old leaves when bucket (bucket - age + size) begins.
+      if (excess <= 0) return Math.max(1, (bucket - age + size) * bucketSeconds - current);
     }
-    return WINDOW_SECONDS;
+    return windowSeconds;
   };
 
   /** Counts `calls` in second `current`'s bucket and in the journal (negative: gives back). */
   const count = (current: number, calls: number) => {
-    place(current, calls);
+    place(bucketOf(current), calls);
     journal?.record(current, calls);
   };
 
-  /** Whether `calls` more may go now: undefined if so, else the refusal. */
-  const refusal = (calls: number) => {
+  /** Whether `calls` more may go now under `cap`: undefined if so, else the refusal. */
+  const refusal = (calls: number, cap: number) => {
     const ms = now();
     if (ms < pausedUntil) {
       return {
@@ -156,37 +227,52 @@ export function createQuotaGuard(options: {
     }
     const current = Math.floor(ms / 1000);
     advance(current);
-    if (total + calls > budgetPerHour) {
+    if (total + calls > cap) {
       return {
         ok: false as const,
         reason: 'quota_exhausted' as const,
-        retryAfterSeconds: secondsUntilRoom(current, calls),
+        retryAfterSeconds: secondsUntilRoom(current, calls, cap),
       };
     }
     return undefined;
   };
 
+  const reserveUnder = (calls: number, cap: number): ReserveDecision => {
+    if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
+    const refused = refusal(calls, cap);
+    if (refused !== undefined) return refused;
+    const second = Math.floor(now() / 1000);
+    count(second, calls);
+    return {
+      ok: true,
+      reservation: reservationOf(calls, (unspent) => {
+        advance(Math.floor(now() / 1000));
+        // Calls reserved a window ago have left it already.
+        if (inWindow(bucketOf(second))) count(second, -unspent);
+      }),
+    };
+  };
+
+  const used = () => {
+    advance(Math.floor(now() / 1000));
+    return total;
+  };
+
   return {
+    layout,
     tryAcquire() {
-      const refused = refusal(1);
+      const refused = refusal(1, budget);
       if (refused !== undefined) return refused;
       count(Math.floor(now() / 1000), 1);
       return { ok: true };
     },
-    reserve(calls) {
-      if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
-      const refused = refusal(calls);
-      if (refused !== undefined) return refused;
-      const second = Math.floor(now() / 1000);
-      count(second, calls);
-      return {
-        ok: true,
-        reservation: reservationOf(calls, (unspent) => {
-          advance(Math.floor(now() / 1000));
-          // Calls reserved over an hour ago have left the window already.
-          if (second > head - WINDOW_SECONDS) count(second, -unspent);
-        }),
-      };
+    reserve: (calls) => reserveUnder(calls, budget),
+    reserveForJob: (calls) => reserveUnder(calls, jobCap),
+    jobRoom: () => Math.max(0, jobCap - used()),
+    secondsUntilJobRoom(calls) {
+      const current = Math.floor(now() / 1000);
+      advance(current);
+      return secondsUntilRoom(current, calls, jobCap);
     },
     charge(calls) {
       if (calls <= 0) return;
@@ -201,14 +287,16 @@ export function createQuotaGuard(options: {
     secondsUntilRoomFor(calls) {
       const current = Math.floor(now() / 1000);
       advance(current);
-      return secondsUntilRoom(current, calls);
+      return secondsUntilRoom(current, calls, budget);
     },
     stats() {
       const ms = now();
-      advance(Math.floor(ms / 1000));
+      const inUse = used();
       return {
-        budget: budgetPerHour,
-        usedLastHour: total,
+        budget,
+        windowSeconds,
+        usedInWindow: inUse,
+        usedLastHour: inUse,
         pausedForSeconds: Math.max(0, Math.ceil((pausedUntil - ms) / 1000)),
       };
     },

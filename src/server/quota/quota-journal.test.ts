@@ -44,7 +44,7 @@ describe('the quota journal', () => {
     ms += 60_000;
     const after = open(now);
     const restored = createQuotaGuard({ budgetPerHour: 10, now, journal: after.budget('quota') });
-    expect(restored.stats()).toEqual({ budget: 10, usedLastHour: 7, pausedForSeconds: 60 });
+    expect(restored.stats()).toMatchObject({ budget: 10, usedLastHour: 7, pausedForSeconds: 60 });
     const restoredWarm = createQuotaGuard({ budgetPerHour: 5, now, journal: after.budget('warm') });
     expect(restoredWarm.stats().usedLastHour).toBe(1);
 
@@ -67,10 +67,54 @@ describe('the quota journal', () => {
       now,
       journal: open(now, UPSTREAM_B).budget('quota'),
     });
-    expect(b.stats()).toEqual({ budget: 10, usedLastHour: 0, pausedForSeconds: 0 });
+    expect(b.stats()).toMatchObject({ budget: 10, usedLastHour: 0, pausedForSeconds: 0 });
     expect(b.tryAcquire().ok).toBe(true);
 
     const back = createQuotaGuard({ budgetPerHour: 10, now, journal: open(now).budget('quota') });
-    expect(back.stats()).toEqual({ budget: 10, usedLastHour: 3, pausedForSeconds: 600 });
+    expect(back.stats()).toMatchObject({ budget: 10, usedLastHour: 3, pausedForSeconds: 600 });
+  });
+
+  it('with a window of seconds, a new guard replays only the calls of that window', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quota-journal-'));
+    let ms = 1_800_000_000_000;
+    const now = () => ms;
+    const window = { budget: 5, windowSeconds: 10, now };
+    const before = createQuotaGuard({ ...window, journal: open(now).budget('quota', 10) });
+    expect([1, 2].map(() => before.tryAcquire().ok)).toEqual([true, true]);
+    ms += 6_000;
+    expect([1, 2, 3].map(() => before.tryAcquire().ok)).toEqual([true, true, true]);
+    expect(before.tryAcquire().ok).toBe(false);
+
+    // Restarted two seconds later: all five still count, and the first two leave on time.
+    ms += 2_000;
+    const after = createQuotaGuard({ ...window, journal: open(now).budget('quota', 10) });
+    expect(after.stats()).toMatchObject({ usedInWindow: 5, windowSeconds: 10 });
+    expect(after.secondsUntilRoomFor(1)).toBe(2);
+    ms += 2_000;
+    expect(after.stats().usedInWindow).toBe(3);
+
+    // Restarted after the window: a fresh one, though the rows are younger than an hour.
+    ms += 6_000;
+    const later = createQuotaGuard({ ...window, journal: open(now).budget('quota', 10) });
+    expect(later.stats().usedInWindow).toBe(0);
+  });
+
+  it('a day-long window replays the whole day, not the last hour', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quota-journal-'));
+    let ms = 1_800_000_000_000;
+    const now = () => ms;
+    const day = { budget: 100, windowSeconds: 86_400, now };
+    const before = createQuotaGuard({ ...day, journal: open(now).budget('quota', 86_400) });
+    before.charge(4);
+    ms += 5 * 3600_000;
+    before.charge(3);
+    // Past the 60 s between prunes, with a later write: rows of five hours ago stay.
+    ms += 120_000;
+    before.charge(1);
+    const after = createQuotaGuard({ ...day, journal: open(now).budget('quota', 86_400) });
+    expect(after.stats().usedInWindow).toBe(8);
+    ms += 20 * 3600_000;
+    const nextDay = createQuotaGuard({ ...day, journal: open(now).budget('quota', 86_400) });
+    expect(nextDay.stats().usedInWindow).toBe(4);
   });
 });

@@ -1,10 +1,13 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
+import { HOUR_SECONDS, windowLayout } from './quota-window.ts';
 
-// The hour's spending on disk, for a process alone (no Redis): every call a budget lets through
+// The window's spending on disk, for a process alone (no Redis): every call a budget lets through
 // is written before it is made, so a restart, a deploy or a crash (SIGKILL included) starts
-// with the hour as it was, not a fresh one. The account's limit is per hour whatever happens to
-// the process, and a server that forgot would spend it twice.
+// with the window as it was, not a fresh one. The account's limit is per window (an hour, a day:
+// quota-window.ts) whatever happens to the process, and a server that forgot would spend it
+// twice. Each budget reads back the span its window is counted over, and rows older than the
+// longest window asked of this journal are pruned.
 //
 // SQLite through node:sqlite, in WAL mode: a write is a few tens of microseconds, and what is
 // committed survives the process being killed (it is in the log file, which the next open
@@ -26,9 +29,10 @@ export interface BudgetJournal {
 export interface QuotaJournal {
   /**
    * The journal of one budget of this journal's upstream (the account's quota, warming's
-   * share): `name` tells them apart.
+   * share): `name` tells them apart. `windowSeconds` is the budget's window (default an hour):
+   * the calls of its span (quota-window.ts) are read back.
    */
-  budget(name: string): BudgetJournal;
+  budget(name: string, windowSeconds?: number): BudgetJournal;
   close(): void;
 }
 
@@ -36,8 +40,6 @@ export type JournalLogger = StateLogger;
 
 /** The journal's file in STATE_DIR. */
 export const QUOTA_JOURNAL_FILE = 'explorer-state.sqlite';
-
-const WINDOW_SECONDS = 3600;
 
 /** Rows older than the window go, at most this often (they are harmless meanwhile). */
 const PRUNE_EVERY_MS = 60_000;
@@ -65,7 +67,7 @@ export function openQuotaJournal(
        budget TEXT PRIMARY KEY,
        until_ms INTEGER NOT NULL
      ) WITHOUT ROWID;`,
-    { name: 'the quota journal', without: 'the hour is kept in memory only' },
+    { name: 'the quota journal', without: 'the window is kept in memory only' },
     logger,
     now,
   );
@@ -87,7 +89,7 @@ function journalOver(
     `INSERT INTO budget_pause (budget, until_ms) VALUES (?, ?)
      ON CONFLICT (budget) DO UPDATE SET until_ms = max(until_ms, excluded.until_ms)`,
   );
-  // Every upstream's rows: another's past hour and its lapsed pauses are of no use to anyone.
+  // Every upstream's rows: another's past window and its lapsed pauses are of no use to anyone.
   const prune = db.prepare('DELETE FROM budget_calls WHERE second <= ?');
   const prunePauses = db.prepare('DELETE FROM budget_pause WHERE until_ms <= ?');
   const callsOf = db.prepare(
@@ -95,6 +97,8 @@ function journalOver(
   );
   const pauseOf = db.prepare('SELECT until_ms FROM budget_pause WHERE budget = ?');
   let prunedAt = 0;
+  /** Rows older than this many seconds are of no budget's window: the longest span asked. */
+  let keepSeconds = HOUR_SECONDS;
   let failed = false;
 
   /** A write that fails (the disk full, the file gone) stops the journal, never a lookup. */
@@ -105,22 +109,24 @@ function journalOver(
       const ms = now();
       if (ms - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = ms;
-        prune.run(Math.floor(ms / 1000) - WINDOW_SECONDS);
+        prune.run(Math.floor(ms / 1000) - keepSeconds);
         prunePauses.run(ms);
       }
     } catch (error) {
       failed = true;
       logger.error(
         { err: error, path },
-        'the quota journal stopped: the hour is kept in memory only',
+        'the quota journal stopped: the window is kept in memory only',
       );
     }
   };
 
   return {
-    budget(budget) {
+    budget(budget, windowSeconds = HOUR_SECONDS) {
       const name = `${scope}/${budget}`;
-      const since = Math.floor(now() / 1000) - WINDOW_SECONDS;
+      const { spanSeconds } = windowLayout(windowSeconds);
+      keepSeconds = Math.max(keepSeconds, spanSeconds);
+      const since = Math.floor(now() / 1000) - spanSeconds;
       const rows = callsOf.all(name, since) as Array<{ second: number; calls: number }>;
       const pause = pauseOf.get(name) as { until_ms: number } | undefined;
       return {

@@ -20,9 +20,6 @@ export interface FeedCostsOptions extends FeedCostParts {
   shares?: Pick<ClientShares, 'room' | 'perClient'>;
 }
 
-/** The window the quota is counted in (quota-guard.ts): an hour. */
-const WINDOW_SECONDS = 3600;
-
 export function feedCosts(options: FeedCostsOptions): Handler<AppEnv> {
   return (c) => {
     c.get('log').route = 'feed-costs';
@@ -33,7 +30,7 @@ export function feedCosts(options: FeedCostsOptions): Handler<AppEnv> {
         `Name 1 to ${UPDATES_MAX_LISTS} lists as lists=playlist:ID,channel:ID,… with well-formed IDs.`,
         { instance: c.req.path },
       );
-    const { budget, usedLastHour, pausedForSeconds } = options.quota.stats();
+    const { budget, windowSeconds, usedInWindow, pausedForSeconds } = options.quota.stats();
     const body: FeedCosts = {
       lists: lists.map((address) => ({
         list: `${address.list}:${address.id}`,
@@ -41,8 +38,8 @@ export function feedCosts(options: FeedCostsOptions): Handler<AppEnv> {
       })),
       allowance: options.allowance,
       window: {
-        seconds: WINDOW_SECONDS,
-        remaining: Math.max(0, budget - usedLastHour),
+        seconds: windowSeconds,
+        remaining: Math.max(0, budget - usedInWindow),
         clientShare: options.shares
           ? {
               perWindow: options.shares.perClient,

@@ -9,7 +9,7 @@ import type { QuotaJournal } from '../quota/quota-journal.ts';
 import type { UpstreamBreaker } from '../upstream/breaker.ts';
 import { LOCAL_WALK_LEASES, type WalkLeases } from '../whole-list/walk-leases.ts';
 
-// Where the deployment's state lives: what must hold for every replica at once (the hour's
+// Where the deployment's state lives: what must hold for every replica at once (the window's
 // quota, each client's allowance, pages beyond this process, whole-list walks, the breaker's
 // openings). One port, two adapters: this process's memory when it runs alone, and Redis when
 // replicas share (shared-state.ts). The composition root chooses once; every part it hands
@@ -23,10 +23,11 @@ export interface DeploymentState {
   secondLevel: SecondLevel;
   walkLeases: WalkLeases;
   /**
-   * A sliding-hour budget of its own beside the quota, held for the whole deployment (e.g.
-   * the share of the quota that warming chains may spend): `name` tells it from the others.
+   * A budget of its own beside the quota, over the quota's sliding window, held for the whole
+   * deployment (e.g. the share of the quota that warming chains may spend): `name` tells it
+   * from the others.
    */
-  budget(name: string, perHour: number): QuotaGuard;
+  budget(name: string, perWindow: number): QuotaGuard;
   /** Tells the other replicas when this breaker opens, and opens it when theirs do. */
   shareBreaker(breaker: () => UpstreamBreaker): { opened(ms: number): void };
   /** Why the state is not shared right now, for /readyz; undefined while it is (or alone). */
@@ -39,7 +40,11 @@ export interface DeploymentState {
 }
 
 export interface LocalStateSettings {
-  quotaPerHour: number;
+  /** Calls per window, and the window in seconds (config.ts). */
+  quotaBudget: number;
+  quotaWindowSeconds: number;
+  /** The share of the window's budget jobs leave to readers. */
+  jobReaderReserve: number;
   clientRateLimit: { burst: number; perSecond: number };
   /** Where the budgets' calls are written, to outlive the process; null: memory only. */
   journal?: QuotaJournal | null;
@@ -57,14 +62,20 @@ export function createLocalState(settings: LocalStateSettings): DeploymentState 
   return {
     cards: NO_CARD_STORE,
     quota: createQuotaGuard({
-      budgetPerHour: settings.quotaPerHour,
-      journal: journal?.budget('quota'),
+      budget: settings.quotaBudget,
+      windowSeconds: settings.quotaWindowSeconds,
+      readerReserve: settings.jobReaderReserve,
+      journal: journal?.budget('quota', settings.quotaWindowSeconds),
     }),
     clientRateLimit: createClientRateLimit(settings.clientRateLimit),
     secondLevel: settings.pages ?? NO_SECOND_LEVEL,
     walkLeases: LOCAL_WALK_LEASES,
-    budget: (name, perHour) =>
-      createQuotaGuard({ budgetPerHour: perHour, journal: journal?.budget(name) }),
+    budget: (name, perWindow) =>
+      createQuotaGuard({
+        budget: perWindow,
+        windowSeconds: settings.quotaWindowSeconds,
+        journal: journal?.budget(name, settings.quotaWindowSeconds),
+      }),
     shareBreaker: () => ({ opened() {} }),
     down: () => undefined,
     settled: () => Promise.resolve(),

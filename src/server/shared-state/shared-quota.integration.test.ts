@@ -45,6 +45,9 @@ interface ReplicaOptions {
   outageShare?: number;
   /** Where each replica reaches Redis (by default directly). */
   urls?: string[];
+  /** The window in seconds (an hour unless said). */
+  windowSeconds?: number;
+  readerReserve?: number;
 }
 
 async function replicas(count: number, budgetPerHour: number, options: ReplicaOptions = {}) {
@@ -58,6 +61,8 @@ async function replicas(count: number, budgetPerHour: number, options: ReplicaOp
         outageShare: options.outageShare ?? 0,
         keyPrefix,
         refreshMs: 100,
+        ...(options.windowSeconds === undefined ? {} : { windowSeconds: options.windowSeconds }),
+        ...(options.readerReserve === undefined ? {} : { readerReserve: options.readerReserve }),
       }),
     ),
   );
@@ -92,6 +97,49 @@ async function spendFor(guard: SharedQuotaGuard, ms: number): Promise<number> {
 }
 
 describe('the shared quota', () => {
+  it('slides a window of seconds on the server’s clock: spent calls come back when it has passed', async () => {
+    const [a, b] = (await replicas(2, 4, { windowSeconds: 2 })) as [
+      SharedQuotaGuard,
+      SharedQuotaGuard,
+    ];
+    expect(await spend(a, 3, 1)).toBe(3);
+    expect(await b.tryAcquire()).toEqual({ ok: true });
+    const refused = await b.tryAcquire();
+    // Refused for at most the window, not an hour.
+    expect(refused).toMatchObject({ ok: false, reason: 'quota_exhausted' });
+    expect(refused.ok === false && refused.retryAfterSeconds).toBeLessThanOrEqual(2);
+    expect(await a.secondsUntilRoomFor(1)).toBeLessThanOrEqual(2);
+    expect(a.stats()).toMatchObject({ budget: 4, windowSeconds: 2 });
+    await sleep(2100);
+    expect(await a.secondsUntilRoomFor(4)).toBe(0);
+    expect(await spend(b, 5, 1)).toBe(4);
+  });
+
+  it('keeps the readers’ reserve from jobs on every replica; readers may still spend it', async () => {
+    const [a, b] = (await replicas(2, 10, { windowSeconds: 2, readerReserve: 0.2 })) as [
+      SharedQuotaGuard,
+      SharedQuotaGuard,
+    ];
+    // Jobs may count up to 8 of the 10.
+    expect(await a.jobRoom()).toBe(8);
+    const job = await a.reserveForJob(6);
+    if (!job.ok) throw new Error('expected a reservation');
+    expect(await b.jobRoom()).toBe(2);
+    expect(await b.reserveForJob(3)).toMatchObject({ ok: false, reason: 'quota_exhausted' });
+    expect(await b.secondsUntilJobRoom(3)).toBeGreaterThan(0);
+    expect(await b.secondsUntilJobRoom(3)).toBeLessThanOrEqual(2);
+    // More than the jobs' part never fits: the answer is the whole window.
+    expect(await b.secondsUntilJobRoom(9)).toBe(2);
+    expect((await b.reserveForJob(2)).ok).toBe(true);
+    expect(await a.jobRoom()).toBe(0);
+    // Readers are not held to the reserve: the last two of the ten are theirs.
+    expect(await spend(b, 3, 1)).toBe(2);
+    expect(await a.jobRoom()).toBe(0);
+    await sleep(2100);
+    expect(await a.jobRoom()).toBe(8);
+    expect(await b.secondsUntilJobRoom(8)).toBe(0);
+  });
+
   it('holds a walk’s reservation for every replica, and takes back what it did not spend', async () => {
     const guards = await replicas(2, 10);
     const [a, b] = [guards[0]!, guards[1]!];

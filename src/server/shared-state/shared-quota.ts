@@ -5,9 +5,16 @@ import {
   type QuotaGuard,
   type ReserveDecision,
 } from '../quota/quota-guard.ts';
+import {
+  DEFAULT_JOB_READER_RESERVE,
+  HOUR_SECONDS,
+  jobCapOf,
+  MIN_WINDOW_SECONDS,
+} from '../quota/quota-window.ts';
 import { luaScript, type RedisConnection } from './redis-connection.ts';
 
-// The account's budget shared by every replica: one sliding hour for the whole deployment.
+// The account's budget shared by every replica: one sliding window (an hour unless
+// CATALOGUE_QUOTA_WINDOW says otherwise: quota/quota-window.ts) for the whole deployment.
 // Each permit is decided by one script on the Redis server, which runs alone, so no
 // interleaving of replicas can let a call through that the budget cannot afford; the window is
 // a sorted set of the calls' times, read from the server's own clock (TIME), so replicas' clocks
@@ -20,176 +27,186 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 // one in a partition, or a command past its deadline) spends only its lease, and only for the
 // lease's life: those calls are already counted in the shared window, so the replicas still
 // reaching Redis cannot spend them too, and the future score keeps each of them counted for at
-// least an hour after it was really made. However an outage divides the replicas, the
+// least a window after it was really made. However an outage divides the replicas, the
 // deployment never spends more than the budget. When the link returns the spent members are
 // moved to their true times and the lease is renewed and topped up. The leases together are
-// `outageShare` of the hour, held back from ordinary traffic (the stats say the budget less
+// `outageShare` of the window's budget, held back from ordinary traffic (the stats say the budget less
 // them). A Redis that comes back empty (restarted without persistence, or a replica promoted
 // without the latest writes) is recognised by a key that names the window's life (`epoch`):
-// then each replica writes back every call it made in the last hour, so the new window starts
+// then each replica writes back every call it made in the last window, so the new window starts
 // from what was really spent.
+//
+// The window's length is a number in each script (scripts are registered per window length), so
+// budgets of different windows can share one connection. Jobs ask against the budget less the
+// readers' reserve with the same scripts, the budget argument lowered to the jobs' part, so the
+// check and the count stay one step on the server.
 
-const WINDOW_MS = 3600_000;
 /** How long a replica cut off from Redis may spend its lease after the lease was last renewed. */
 const LEASE_LIFE_MS = 20 * 60_000;
 /** How often a lease is renewed while the link is up. */
 const LEASE_RENEW_MS = 60_000;
 /** The most calls one replica's lease holds, whatever the budget (benchmarks set it to 10^8). */
 const LEASE_MAX_CALLS = 1000;
-/** The window key outlives its last write by the life of a lease's future members and an hour. */
-const KEEP_MS = WINDOW_MS + LEASE_LIFE_MS + 60_000;
 /** What a replica cut off from Redis with no lease left tells its callers to wait. */
 const OUTAGE_RETRY_SECONDS = 10;
 
-/** The server's time in µs (`now`), and the window (KEYS[1]) cleared of calls an hour old. */
-const NOW_AND_TRIM = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})`;
-
 /**
- * The start of a permit's script: the server's time in µs (`now`), an answer {2, seconds} while
- * an upstream 429's pause lasts (KEYS[2]), and the window (KEYS[1]) cleared of calls an hour old.
+ * The scripts of a window `windowMs` long. The window key outlives its last write by the life
+ * of a lease's future members and a window.
  */
-const NOW_UNLESS_PAUSED = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
-if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS * 1000})`;
+function quotaScripts(windowMs: number) {
+  const keepMs = windowMs + LEASE_LIFE_MS + 60_000;
+  /** The server's time in µs (`now`), and the window (KEYS[1]) cleared of calls a window old. */
+  const NOW_AND_TRIM = `local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${windowMs * 1000})`;
 
-/**
- * KEYS: the window (sorted set), the pause (µs until which no call goes), the member counter.
- * ARGV: the budget. Returns {0, used} (granted), {1, seconds} (budget spent), {2, seconds}
- * (paused after an upstream 429).
- */
-const ACQUIRE = `
-${NOW_UNLESS_PAUSED}
-local used = redis.call('ZCARD', KEYS[1])
-local budget = tonumber(ARGV[1])
-if used >= budget then
-  if budget <= 0 then return {1, ${WINDOW_MS / 1000}} end
-  local oldest = redis.call('ZRANGE', KEYS[1], used - budget, used - budget, 'WITHSCORES')
-  return {1, math.max(1, math.ceil((tonumber(oldest[2]) + ${WINDOW_MS * 1000} - now) / 1000000))}
-end
-redis.call('ZADD', KEYS[1], now, redis.call('INCR', KEYS[3]))
-redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
-return {0, used + 1}
-`;
+  /**
+   * The start of a permit's script: the server's time in µs (`now`), an answer {2, seconds} while
+   * an upstream 429's pause lasts (KEYS[2]), and the window (KEYS[1]) cleared of calls a window old.
+   */
+  const NOW_UNLESS_PAUSED = `local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${windowMs * 1000})`;
 
-/**
- * KEYS: window, pause. Returns {members, paused seconds, held}: held are the members scored in
- * the future, the replicas' leases (and calls spent from them not yet moved to their times).
- */
-const USAGE = `
-${NOW_AND_TRIM}
-local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
-return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000)),
-  redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')}
-`;
+  /**
+   * KEYS: the window (sorted set), the pause (µs until which no call goes), the member counter.
+   * ARGV: the budget. Returns {0, used} (granted), {1, seconds} (budget spent), {2, seconds}
+   * (paused after an upstream 429).
+   */
+  const ACQUIRE = `
+  ${NOW_UNLESS_PAUSED}
+  local used = redis.call('ZCARD', KEYS[1])
+  local budget = tonumber(ARGV[1])
+  if used >= budget then
+    if budget <= 0 then return {1, ${windowMs / 1000}} end
+    local oldest = redis.call('ZRANGE', KEYS[1], used - budget, used - budget, 'WITHSCORES')
+    return {1, math.max(1, math.ceil((tonumber(oldest[2]) + ${windowMs * 1000} - now) / 1000000))}
+  end
+  redis.call('ZADD', KEYS[1], now, redis.call('INCR', KEYS[3]))
+  redis.call('PEXPIRE', KEYS[1], ${keepMs})
+  return {0, used + 1}
+  `;
 
-/**
- * A replica's lease, settled, renewed and topped up in one step. KEYS: the window. ARGV: the
- * budget, the lease's life in µs, the number of spent members s, the number of held members h,
- * then s pairs (member, ms since it was spent), h held members, and new members to add as far as
- * the budget allows. The spent members move to their true times (or are written there, should
- * the window have lost them: they are calls made); the held ones, if all are
- * still there, move to now + life (if any is missing the window was lost or trimmed, and the
- * rest are dropped too, so that a lease is all counted or not at all); then new members are
- * added at now + life while there is room, up to the ones given.
- * Returns {1 if the held members were kept else 0, new members added}.
- */
-const RENEW_LEASE = `
-${NOW_AND_TRIM}
-local budget = tonumber(ARGV[1])
-local expires = now + tonumber(ARGV[2])
-local spent = tonumber(ARGV[3])
-local held = tonumber(ARGV[4])
-local i = 5
-for _ = 1, spent do
-  redis.call('ZADD', KEYS[1], now - tonumber(ARGV[i + 1]) * 1000, ARGV[i])
-  i = i + 2
-end
-local firstHeld = i
-local kept = 1
-for j = firstHeld, firstHeld + held - 1 do
-  if not redis.call('ZSCORE', KEYS[1], ARGV[j]) then kept = 0 end
-end
-for j = firstHeld, firstHeld + held - 1 do
-  if kept == 1 then redis.call('ZADD', KEYS[1], 'XX', expires, ARGV[j])
-  else redis.call('ZREM', KEYS[1], ARGV[j]) end
-end
-local room = budget - redis.call('ZCARD', KEYS[1])
-local added = 0
-for j = firstHeld + held, #ARGV do
-  if added >= room then break end
-  redis.call('ZADD', KEYS[1], expires, ARGV[j])
-  added = added + 1
-end
-redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
-return {kept, added}
-`;
+  /**
+   * KEYS: window, pause. Returns {members, paused seconds, held}: held are the members scored in
+   * the future, the replicas' leases (and calls spent from them not yet moved to their times).
+   */
+  const USAGE = `
+  ${NOW_AND_TRIM}
+  local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
+  return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000)),
+    redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')}
+  `;
 
-/**
- * A walk's reservation, all or nothing. KEYS: the window, the pause, the member counter. ARGV:
- * the budget, the calls. Returns {0, first member} (reserved: members first..first+calls-1),
- * {1, seconds} (they do not fit), {2, seconds} (paused after an upstream 429).
- */
-const RESERVE = `
-${NOW_UNLESS_PAUSED}
-local budget = tonumber(ARGV[1])
-local calls = tonumber(ARGV[2])
-local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
-if excess > 0 then
-  if calls > budget then return {1, ${WINDOW_MS / 1000}} end
+  /**
+   * A replica's lease, settled, renewed and topped up in one step. KEYS: the window. ARGV: the
+   * budget, the lease's life in µs, the number of spent members s, the number of held members h,
+   * then s pairs (member, ms since it was spent), h held members, and new members to add as far as
+   * the budget allows. The spent members move to their true times (or are written there, should
+   * the window have lost them: they are calls made); the held ones, if all are
+   * still there, move to now + life (if any is missing the window was lost or trimmed, and the
+   * rest are dropped too, so that a lease is all counted or not at all); then new members are
+   * added at now + life while there is room, up to the ones given.
+   * Returns {1 if the held members were kept else 0, new members added}.
+   */
+  const RENEW_LEASE = `
+  ${NOW_AND_TRIM}
+  local budget = tonumber(ARGV[1])
+  local expires = now + tonumber(ARGV[2])
+  local spent = tonumber(ARGV[3])
+  local held = tonumber(ARGV[4])
+  local i = 5
+  for _ = 1, spent do
+    redis.call('ZADD', KEYS[1], now - tonumber(ARGV[i + 1]) * 1000, ARGV[i])
+    i = i + 2
+  end
+  local firstHeld = i
+  local kept = 1
+  for j = firstHeld, firstHeld + held - 1 do
+    if not redis.call('ZSCORE', KEYS[1], ARGV[j]) then kept = 0 end
+  end
+  for j = firstHeld, firstHeld + held - 1 do
+    if kept == 1 then redis.call('ZADD', KEYS[1], 'XX', expires, ARGV[j])
+    else redis.call('ZREM', KEYS[1], ARGV[j]) end
+  end
+  local room = budget - redis.call('ZCARD', KEYS[1])
+  local added = 0
+  for j = firstHeld + held, #ARGV do
+    if added >= room then break end
+    redis.call('ZADD', KEYS[1], expires, ARGV[j])
+    added = added + 1
+  end
+  redis.call('PEXPIRE', KEYS[1], ${keepMs})
+  return {kept, added}
+  `;
+
+  /**
+   * A walk's reservation, all or nothing. KEYS: the window, the pause, the member counter. ARGV:
+   * the budget, the calls. Returns {0, first member} (reserved: members first..first+calls-1),
+   * {1, seconds} (they do not fit), {2, seconds} (paused after an upstream 429).
+   */
+  const RESERVE = `
+  ${NOW_UNLESS_PAUSED}
+  local budget = tonumber(ARGV[1])
+  local calls = tonumber(ARGV[2])
+  local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
+  if excess > 0 then
+    if calls > budget then return {1, ${windowMs / 1000}} end
+    local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
+    return {1, math.max(1, math.ceil((tonumber(leaving[2]) + ${windowMs * 1000} - now) / 1000000))}
+  end
+  local first = redis.call('INCRBY', KEYS[3], calls) - calls + 1
+  for i = 0, calls - 1 do redis.call('ZADD', KEYS[1], now, first + i) end
+  redis.call('PEXPIRE', KEYS[1], ${keepMs})
+  return {0, first}
+  `;
+
+  /** KEYS: window. ARGV: the first and last member to give back. */
+  const REFUND = `
+  local removed = 0
+  for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do removed = removed + redis.call('ZREM', KEYS[1], i) end
+  return removed
+  `;
+
+  /** KEYS: window. ARGV: budget, calls. Seconds until `calls` more fit in the window (0: now). */
+  const ROOM = `
+  ${NOW_AND_TRIM}
+  local budget = tonumber(ARGV[1])
+  local calls = tonumber(ARGV[2])
+  local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
+  if excess <= 0 then return 0 end
+  if calls > budget then return ${windowMs / 1000} end
   local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
-  return {1, math.max(1, math.ceil((tonumber(leaving[2]) + ${WINDOW_MS * 1000} - now) / 1000000))}
-end
-local first = redis.call('INCRBY', KEYS[3], calls) - calls + 1
-for i = 0, calls - 1 do redis.call('ZADD', KEYS[1], now, first + i) end
-redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
-return {0, first}
-`;
+  return math.max(1, math.ceil((tonumber(leaving[2]) + ${windowMs * 1000} - now) / 1000000))
+  `;
 
-/** KEYS: window. ARGV: the first and last member to give back. */
-const REFUND = `
-local removed = 0
-for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do removed = removed + redis.call('ZREM', KEYS[1], i) end
-return removed
-`;
+  /** KEYS: pause. ARGV: seconds. Moves the pause later, never earlier. */
+  const PAUSE = `
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local untilUs = now + tonumber(ARGV[1]) * 1000000
+  local paused = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if untilUs > paused then
+    redis.call('SET', KEYS[1], string.format('%.0f', untilUs), 'PX', math.ceil(tonumber(ARGV[1]) * 1000) + 1000)
+  end
+  return 1
+  `;
 
-/** KEYS: window. ARGV: budget, calls. Seconds until `calls` more fit in the window (0: now). */
-const ROOM = `
-${NOW_AND_TRIM}
-local budget = tonumber(ARGV[1])
-local calls = tonumber(ARGV[2])
-local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
-if excess <= 0 then return 0 end
-if calls > budget then return ${WINDOW_MS / 1000} end
-local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
-return math.max(1, math.ceil((tonumber(leaving[2]) + ${WINDOW_MS * 1000} - now) / 1000000))
-`;
-
-/** KEYS: pause. ARGV: seconds. Moves the pause later, never earlier. */
-const PAUSE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local untilUs = now + tonumber(ARGV[1]) * 1000000
-local paused = tonumber(redis.call('GET', KEYS[1]) or '0')
-if untilUs > paused then
-  redis.call('SET', KEYS[1], string.format('%.0f', untilUs), 'PX', math.ceil(tonumber(ARGV[1]) * 1000) + 1000)
-end
-return 1
-`;
-
-/** KEYS: window, member counter. ARGV: ages in ms of calls made while Redis was unreachable. */
-const REPLAY = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-for i = 1, #ARGV do
-  redis.call('ZADD', KEYS[1], now - tonumber(ARGV[i]) * 1000, redis.call('INCR', KEYS[2]))
-end
-redis.call('PEXPIRE', KEYS[1], ${KEEP_MS})
-return #ARGV
-`;
+  /** KEYS: window, member counter. ARGV: ages in ms of calls made while Redis was unreachable. */
+  const REPLAY = `
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  for i = 1, #ARGV do
+    redis.call('ZADD', KEYS[1], now - tonumber(ARGV[i]) * 1000, redis.call('INCR', KEYS[2]))
+  end
+  redis.call('PEXPIRE', KEYS[1], ${keepMs})
+  return #ARGV
+  `;
+  return { ACQUIRE, USAGE, RENEW_LEASE, RESERVE, REFUND, ROOM, PAUSE, REPLAY };
+}
 
 /** KEYS: epoch. ARGV: a new epoch's name. The window's epoch, started if there is none. */
 const EPOCH = `
@@ -201,10 +218,15 @@ return ARGV[1]
 
 export interface SharedQuotaOptions {
   connection: RedisConnection;
+  /** Calls allowed per window (the name is from when the window was always an hour). */
   budgetPerHour: number;
+  /** The window's length in seconds (default an hour). */
+  windowSeconds?: number;
+  /** The share of the budget jobs leave to readers (JOB_READER_RESERVE). */
+  readerReserve?: number;
   /** Replicas in the deployment: they divide the outage share between them. */
   replicas: number;
-  /** The part of the hour the replicas' leases hold back together for a Redis outage (0: none). */
+  /** The part of the window the replicas' leases hold back together for a Redis outage (0: none). */
   outageShare: number;
   keyPrefix: string;
   /** How often the shared usage is read for stats. */
@@ -218,6 +240,9 @@ export interface SharedQuotaGuard extends QuotaGuard {
   tryAcquire(): Promise<QuotaDecision>;
   reserve(calls: number): Promise<ReserveDecision>;
   secondsUntilRoomFor(calls: number): Promise<number>;
+  jobRoom(): Promise<number>;
+  secondsUntilJobRoom(calls: number): Promise<number>;
+  reserveForJob(calls: number): Promise<ReserveDecision>;
   /** Permits decided from the lease (without Redis) since start, and the lease's calls left. */
   fallbackStats(): { decided: number; granted: number; leaseLeft: number };
   /** Renews the lease now (as the timer does): whether Redis could be asked. */
@@ -237,6 +262,8 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   const {
     connection,
     budgetPerHour,
+    windowSeconds = HOUR_SECONDS,
+    readerReserve = DEFAULT_JOB_READER_RESERVE,
     replicas,
     outageShare,
     keyPrefix,
@@ -244,6 +271,14 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     leaseRenewMs = LEASE_RENEW_MS,
     now = Date.now,
   } = options;
+  if (!Number.isInteger(windowSeconds) || windowSeconds < MIN_WINDOW_SECONDS)
+    throw new RangeError(`a quota window is a whole number of seconds from 1: ${windowSeconds}`);
+  const windowMs = windowSeconds * 1000;
+  const jobCap = jobCapOf(budgetPerHour, readerReserve);
+  const scripts = quotaScripts(windowMs);
+  // Registered by name on the connection: the name carries the window, whose length is in the
+  // script's text.
+  const named = (name: string) => `${name}${windowSeconds === HOUR_SECONDS ? '' : windowSeconds}`;
   const { client } = connection;
   const keys = {
     window: `${keyPrefix}quota:window`,
@@ -252,14 +287,14 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     epoch: `${keyPrefix}quota:epoch`,
   };
   const startEpoch = luaScript(client, 'explorerQuotaEpoch', 1, EPOCH);
-  const acquire = luaScript(client, 'explorerQuotaAcquire', 3, ACQUIRE);
-  const usage = luaScript(client, 'explorerQuotaUsage', 2, USAGE);
-  const room = luaScript(client, 'explorerQuotaRoom', 1, ROOM);
-  const pause = luaScript(client, 'explorerQuotaPause', 1, PAUSE);
-  const replay = luaScript(client, 'explorerQuotaReplay', 2, REPLAY);
-  const reserveCalls = luaScript(client, 'explorerQuotaReserve', 3, RESERVE);
-  const refund = luaScript(client, 'explorerQuotaRefund', 1, REFUND);
-  const renew = luaScript(client, 'explorerQuotaLease', 1, RENEW_LEASE);
+  const acquire = luaScript(client, named('explorerQuotaAcquire'), 3, scripts.ACQUIRE);
+  const usage = luaScript(client, named('explorerQuotaUsage'), 2, scripts.USAGE);
+  const room = luaScript(client, named('explorerQuotaRoom'), 1, scripts.ROOM);
+  const pause = luaScript(client, named('explorerQuotaPause'), 1, scripts.PAUSE);
+  const replay = luaScript(client, named('explorerQuotaReplay'), 2, scripts.REPLAY);
+  const reserveCalls = luaScript(client, named('explorerQuotaReserve'), 3, scripts.RESERVE);
+  const refund = luaScript(client, named('explorerQuotaRefund'), 1, scripts.REFUND);
+  const renew = luaScript(client, named('explorerQuotaLease'), 1, scripts.RENEW_LEASE);
 
   const leaseSize = Math.min(
     LEASE_MAX_CALLS,
@@ -271,22 +306,22 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
   let leaseMembers = 0;
   const lease: Lease = { held: [], validUntil: 0, spent: [] };
 
-  /** The deployment's use of the hour when Redis last told us, without the leases held, and any pause. */
+  /** The deployment's use of the window when Redis last told us, without the leases held, and any pause. */
   let seen = { used: 0, held: 0, pausedUntil: 0 };
   let pausedUntil = 0;
   const fallback = { decided: 0, granted: 0 };
-  /** Every call this replica made in the last hour (oldest first), to rebuild a lost window. */
+  /** Every call this replica made in the last window (oldest first), to rebuild a lost one. */
   let mine: number[] = [];
   const remember = (at: number, calls = 1) => {
     for (let i = 0; i < calls; i++) mine.push(at);
     // Dropped in batches: the array is copied once per thousand expired calls at most.
-    if (mine.length > 1000 && (mine[999] as number) <= at - WINDOW_MS)
-      mine = mine.filter((t) => t > at - WINDOW_MS);
+    if (mine.length > 1000 && (mine[999] as number) <= at - windowMs)
+      mine = mine.filter((t) => t > at - windowMs);
   };
   /** The epoch of the window this replica has been counting in. */
   let epoch: string | undefined;
 
-  /** Writes back this hour's calls if the window was lost since we last counted in it. */
+  /** Writes back this window's calls if the window was lost since we last counted in it. */
   const checkEpoch = async () => {
     const before = epoch;
     const current = String(
@@ -297,7 +332,7 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
       return;
     }
     const at = now();
-    const ages = mine.filter((t) => at - t < WINDOW_MS).map((t) => at - t);
+    const ages = mine.filter((t) => at - t < windowMs).map((t) => at - t);
     for (let i = 0; i < ages.length; i += 1000)
       await replay([keys.window, keys.seq], ages.slice(i, i + 1000));
     // Written back with the rest (so not to be moved again), and the old lease is gone.
@@ -393,6 +428,56 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     return { ok: true };
   };
 
+  /** Counts `calls` at once if the window stays within `cap`, all or nothing. */
+  const reserveUnder = async (calls: number, cap: number): Promise<ReserveDecision> => {
+    if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
+    // Without Redis a reservation could not hold for the other replicas: no walk starts.
+    if (!connection.up())
+      return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
+    let answer: [number, number];
+    try {
+      answer = (await reserveCalls([keys.window, keys.pause, keys.seq], [cap, calls])) as [
+        number,
+        number,
+      ];
+    } catch (error) {
+      connection.reportFailure(error);
+      return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
+    }
+    const [verdict, figure] = answer;
+    if (verdict !== 0) {
+      return {
+        ok: false,
+        reason: verdict === 1 ? 'quota_exhausted' : 'upstream_rate_limited',
+        retryAfterSeconds: figure,
+      };
+    }
+    seen.used += calls;
+    remember(now(), calls);
+    const first = figure;
+    return {
+      ok: true,
+      reservation: reservationOf(calls, (unspent) => {
+        // Given back if Redis can be told; if not, they stay counted, which never overspends.
+        if (connection.up())
+          refund([keys.window], [first + calls - unspent, first + calls - 1]).catch(
+            (error: unknown) => connection.reportFailure(error),
+          );
+      }),
+    };
+  };
+
+  /** Seconds until `calls` more fit under `cap`, asked of the server's window. */
+  const waitFor = async (calls: number, cap: number): Promise<number> => {
+    if (!connection.up()) return OUTAGE_RETRY_SECONDS;
+    try {
+      return (await room([keys.window], [cap, calls])) as number;
+    } catch (error) {
+      connection.reportFailure(error);
+      return OUTAGE_RETRY_SECONDS;
+    }
+  };
+
   return {
     async tryAcquire() {
       if (!connection.up()) return decideFromLease();
@@ -418,43 +503,8 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
         retryAfterSeconds: figure,
       };
     },
-    async reserve(calls): Promise<ReserveDecision> {
-      if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
-      // Without Redis a reservation could not hold for the other replicas: no walk starts.
-      if (!connection.up())
-        return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
-      let answer: [number, number];
-      try {
-        answer = (await reserveCalls(
-          [keys.window, keys.pause, keys.seq],
-          [budgetPerHour, calls],
-        )) as [number, number];
-      } catch (error) {
-        connection.reportFailure(error);
-        return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
-      }
-      const [verdict, figure] = answer;
-      if (verdict !== 0) {
-        return {
-          ok: false,
-          reason: verdict === 1 ? 'quota_exhausted' : 'upstream_rate_limited',
-          retryAfterSeconds: figure,
-        };
-      }
-      seen.used += calls;
-      remember(now(), calls);
-      const first = figure;
-      return {
-        ok: true,
-        reservation: reservationOf(calls, (unspent) => {
-          // Given back if Redis can be told; if not, they stay counted, which never overspends.
-          if (connection.up())
-            refund([keys.window], [first + calls - unspent, first + calls - 1]).catch(
-              (error: unknown) => connection.reportFailure(error),
-            );
-        }),
-      };
-    },
+    reserve: (calls) => reserveUnder(calls, budgetPerHour),
+    reserveForJob: (calls) => reserveUnder(calls, jobCap),
     pauseFor(seconds) {
       // Here at once, whatever Redis says; then for every replica.
       pausedUntil = Math.max(pausedUntil, now() + seconds * 1000);
@@ -465,20 +515,28 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     },
     stats() {
       const paused = Math.max(pausedUntil, seen.pausedUntil);
+      const used = seen.used + (connection.up() ? 0 : lease.spent.length);
       return {
         // What ordinary traffic may spend: the leases are held back for an outage.
         budget: budgetPerHour - seen.held,
-        usedLastHour: seen.used + (connection.up() ? 0 : lease.spent.length),
+        windowSeconds,
+        usedInWindow: used,
+        usedLastHour: used,
         pausedForSeconds: Math.max(0, Math.ceil((paused - now()) / 1000)),
       };
     },
-    async secondsUntilRoomFor(calls) {
-      if (!connection.up()) return OUTAGE_RETRY_SECONDS;
+    secondsUntilRoomFor: (calls) => waitFor(calls, budgetPerHour),
+    secondsUntilJobRoom: (calls) => waitFor(calls, jobCap),
+    async jobRoom() {
+      // Without Redis a job is not let spend: the lease is for readers (shared-state.ts).
+      if (!connection.up()) return 0;
       try {
-        return (await room([keys.window], [budgetPerHour, calls])) as number;
+        const [members] = (await usage([keys.window, keys.pause], [])) as [number];
+        // Every member counts, the leases' too: they are held back for readers in an outage.
+        return Math.max(0, jobCap - members);
       } catch (error) {
         connection.reportFailure(error);
-        return OUTAGE_RETRY_SECONDS;
+        return 0;
       }
     },
     fallbackStats: () => ({ ...fallback, leaseLeft: lease.held.length }),

@@ -32,7 +32,10 @@ export interface SharedState extends DeploymentState {
 
 export function createSharedState(options: {
   config: RedisConfig;
-  quotaPerHour: number;
+  /** Calls per window, the window in seconds, and the readers' reserve (config.ts). */
+  quotaBudget: number;
+  quotaWindowSeconds: number;
+  jobReaderReserve: number;
   clientRateLimit: { burst: number; perSecond: number };
   /** How long a claim on a page lasts: the upstream's whole deadline, and a margin. */
   claimMs: number;
@@ -48,7 +51,9 @@ export function createSharedState(options: {
   });
   const quota = createSharedQuota({
     connection,
-    budgetPerHour: options.quotaPerHour,
+    budgetPerHour: options.quotaBudget,
+    windowSeconds: options.quotaWindowSeconds,
+    readerReserve: options.jobReaderReserve,
     replicas: config.replicas,
     outageShare: config.outageShare,
     keyPrefix: config.keyPrefix,
@@ -91,13 +96,14 @@ export function createSharedState(options: {
     secondLevel: pages,
     walkLeases: walks,
     cards: createSharedCards({ connection, keyPrefix: config.keyPrefix }),
-    budget(name, perHour) {
+    budget(name, perWindow) {
       // The quota's own scripts over keys of their own: one window for every replica. A part
       // of the quota holds no lease: the calls it allows pass the quota too, and while Redis
       // cannot be asked the quota's lease is for readers.
       const budget = createSharedQuota({
         connection,
-        budgetPerHour: perHour,
+        budgetPerHour: perWindow,
+        windowSeconds: options.quotaWindowSeconds,
         replicas: config.replicas,
         outageShare: 0,
         keyPrefix: `${config.keyPrefix}${name}:`,

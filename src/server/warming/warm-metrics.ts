@@ -22,13 +22,13 @@ export function registerChainWarmMetrics(
   });
   new Gauge({
     name: 'explorer_chain_warm_share',
-    help: "Warming's share of the hour's quota (CHAIN_WARM_SHARE): its budget and what it spent in the last hour.",
+    help: "Warming's share of the window's quota (CHAIN_WARM_SHARE): its budget and what it spent in the window.",
     labelNames: ['of'] as const,
     registers,
     collect() {
-      const { budget, usedLastHour } = share.stats();
+      const { budget, usedInWindow } = share.stats();
       this.set({ of: 'budget' }, budget);
-      this.set({ of: 'used' }, usedLastHour);
+      this.set({ of: 'used' }, usedInWindow);
     },
   });
 

@@ -7,7 +7,7 @@ import type { QuotaGuard } from '../quota/quota-guard.ts';
 
 // What a walk would cost, before it starts. A playlist states its length on its first page
 // (spec §3.1), so its walk reads ceil(totalItems / 100) pages, of which those at the start of
-// the chain that the cache holds fresh cost nothing; when the hour's remaining quota (or the
+// the chain that the cache holds fresh cost nothing; when the window's remaining quota (or the
 // client's share of it) cannot cover the rest, the walk is refused up front with the cost and
 // the wait, rather than started and left half done. A channel's lists state no length: their cost is unknown, and their walk
 // goes on while the quota lasts.
@@ -27,7 +27,7 @@ export async function walkCost(
   parts: {
     pageSource: Pick<PageSource, 'get' | 'fresh'>;
     quota: Pick<QuotaGuard, 'stats' | 'secondsUntilRoomFor'>;
-    /** The client's share of the hour; unset: no share is kept. */
+    /** The client's share of the window; unset: no share is kept. */
     shares?: Pick<ClientShares, 'perClient' | 'room' | 'secondsUntilRoomFor'>;
   },
   list: ListKind,
@@ -62,8 +62,8 @@ export async function walkCost(
   const pages = wanted === null ? null : Math.max(1, Math.ceil(wanted / PLAYLIST_PAGE_SIZE));
   const lookups = pages === null ? null : Math.max(0, pages - cachedPages);
 
-  const { budget, usedLastHour, pausedForSeconds } = quota.stats();
-  const remaining = Math.max(0, budget - usedLastHour);
+  const { budget, windowSeconds, usedInWindow, pausedForSeconds } = quota.stats();
+  const remaining = Math.max(0, budget - usedInWindow);
   const cost: WalkCost = {
     list,
     id,
@@ -71,7 +71,8 @@ export async function walkCost(
     pages,
     cachedPages: pages === null ? cachedPages : Math.min(cachedPages, pages),
     lookups,
-    quota: { budgetPerHour: budget, remaining, pausedForSeconds },
+    // `budgetPerHour` keeps its name for the app and scripts that read it: the window's budget.
+    quota: { budgetPerHour: budget, windowSeconds, remaining, pausedForSeconds },
     affordable: true,
   };
   if (shares !== undefined)

@@ -3,10 +3,10 @@ import type { QuotaGuard, Reservation } from '../quota/quota-guard.ts';
 import type { WalkPayment } from './list-walk.ts';
 
 // Paying for a walk before it answers: the lookups it was quoted (walk-cost.ts) are reserved
-// from the hour's quota and from the client's share, so the walk, once accepted, runs to its end
+// from the window's quota and from the client's share, so the walk, once accepted, runs to its end
 // at the upstream's own speed and nobody else can spend what it needs. A list of unknown length
 // (a channel's: no total on its first page, spec §4) is paid for a part at a time, while the
-// client's share and the hour allow; past that its walk reads as any reader does.
+// client's share and the window allow; past that its walk reads as any reader does.
 
 /** A channel's walk reserves this many lookups at a time (3,000 videos). */
 export const UNKNOWN_LENGTH_PART = 100;
@@ -17,10 +17,10 @@ export type PaymentAnswer =
   | { ok: true; payment: WalkPayment }
   | {
       ok: false;
-      /** Whose limit: the client's share, the hour's quota, a pause, or no shared count. */
+      /** Whose limit: the client's share, the window's quota, a pause, or no shared count. */
       reason: 'share' | 'quota_exhausted' | 'upstream_rate_limited' | 'unavailable';
       retryAfterSeconds: number;
-      /** What the client's share still holds this hour. */
+      /** What the client's share still holds this window. */
       shareLeft: number;
     };
 
@@ -29,10 +29,10 @@ export interface PaymentParts {
   shares: Pick<ClientShares, 'reserve' | 'room' | 'secondsUntilRoomFor'>;
 }
 
-/** The next part of a walk of unknown length: what the client's share and the hour allow. */
+/** The next part of a walk of unknown length: what the client's share and the window allow. */
 function partSize({ quota, shares }: PaymentParts, client: string): number {
-  const { budget, usedLastHour } = quota.stats();
-  return Math.max(0, Math.min(UNKNOWN_LENGTH_PART, shares.room(client), budget - usedLastHour));
+  const { budget, usedInWindow } = quota.stats();
+  return Math.max(0, Math.min(UNKNOWN_LENGTH_PART, shares.room(client), budget - usedInWindow));
 }
 
 /** Both reservations, spent and given back together. */

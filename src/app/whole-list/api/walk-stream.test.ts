@@ -93,7 +93,7 @@ describe('loadAll', () => {
     pages: 3,
     cachedPages: 1,
     lookups: 2,
-    quota: { budgetPerHour: 100, remaining: 90, pausedForSeconds: 0 },
+    quota: { budgetPerHour: 100, windowSeconds: 3600, remaining: 90, pausedForSeconds: 0 },
     affordable: true,
   };
   const progress = (pages: number) => ({ pages, items: pages * 2, totalItems: 6 });

@@ -100,7 +100,7 @@ const COST: WalkCost = {
   pages: 50,
   cachedPages: 2,
   lookups: 48,
-  quota: { budgetPerHour: 5000, remaining: 4000, pausedForSeconds: 90 },
+  quota: { budgetPerHour: 5000, windowSeconds: 3600, remaining: 4000, pausedForSeconds: 90 },
   share: { perClient: 500, remaining: 20 },
   affordable: false,
   limitedBy: 'share',
