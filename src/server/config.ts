@@ -72,6 +72,8 @@ const schema = z.object({
   CLIENT_SHARE_OF_HOUR: optionalNumber(z.number().gt(0).max(1)),
   // Whole-list walks running at once in this process; more wait in line (whole-list/list-walk.ts).
   WALKS_AT_ONCE: int(1, 10_000, 8),
+  JOBS_AT_ONCE: int(1, 1_000, 2),
+  JOB_RESULT_TTL: optionalText,
   // Per client too, the server's renders of the app's pages that are not kept already
   // (routes/app-pages.ts): CPU, not quota, so an allowance of their own, kept by each process.
   RENDER_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 30),
@@ -177,6 +179,10 @@ export interface ServerConfig {
   clientRateLimit: { burst: number; perSecond: number };
   /** The part of the window's quota one client may spend (quota/client-shares.ts). */
   clientShareOfWindow: number;
+  /** Jobs that run at once in this process; more wait their turn (jobs/). */
+  jobsAtOnce: number;
+  /** How long a finished job's result is kept, in seconds (JOB_RESULT_TTL; a day unless set). */
+  jobResultTtlSeconds: number;
   /** Whole-list walks at once in this process; more wait in line. */
   walksAtOnce: number;
   /** Each client's allowance of renders not kept already (routes/app-pages.ts). */
@@ -358,6 +364,8 @@ export function readServerConfig(
     },
     clientShareOfWindow: parseClientShare(e),
     walksAtOnce: e.WALKS_AT_ONCE,
+    jobsAtOnce: e.JOBS_AT_ONCE,
+    jobResultTtlSeconds: parseResultTtl(e),
     renderRateLimit: {
       burst: e.RENDER_RATE_LIMIT_BURST,
       perSecond: e.RENDER_RATE_LIMIT_PER_SECOND,
@@ -410,6 +418,15 @@ function parseQuota(
       `CATALOGUE_QUOTA_PER_HOUR counts per hour, but CATALOGUE_QUOTA_WINDOW is ${formatWindow(windowSeconds)}: set the budget as CATALOGUE_QUOTA`,
     );
   return { quotaBudget: e.CATALOGUE_QUOTA_PER_HOUR, quotaWindowSeconds: HOUR_SECONDS };
+}
+
+/** JOB_RESULT_TTL, a duration as the window's is written (`24h`, `30m`, `7d`). */
+function parseResultTtl(e: z.infer<typeof schema>): number {
+  if (e.JOB_RESULT_TTL === undefined) return 24 * HOUR_SECONDS;
+  const parsed = parseWindowDuration(e.JOB_RESULT_TTL);
+  if (typeof parsed === 'string')
+    throw new ConfigError(`JOB_RESULT_TTL: ${parsed} (from 1s to 7d)`);
+  return parsed;
 }
 
 /** CLIENT_SHARE_OF_WINDOW, or its older name CLIENT_SHARE_OF_HOUR (a share of the window now). */
@@ -513,6 +530,8 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     clientRateLimit: config.clientRateLimit,
     clientShareOfWindow: config.clientShareOfWindow,
     walksAtOnce: config.walksAtOnce,
+    jobsAtOnce: config.jobsAtOnce,
+    jobResultTtlSeconds: config.jobResultTtlSeconds,
     renderRateLimit: config.renderRateLimit,
     firstPaintWaitMs: config.firstPaintWaitMs,
     cacheMaxBytes: config.cacheMaxBytes,

@@ -55,6 +55,15 @@ export const PROBLEM_CODES = {
     status: 404,
     meaning: 'Nothing answers at this path, or the catalogue has no such item.',
   },
+  job_not_done: {
+    status: 409,
+    meaning: 'The job has no result (yet, or any more): read the job to see where it is.',
+    retryAfter: 'sometimes',
+  },
+  range_not_satisfiable: {
+    status: 416,
+    meaning: 'The byte range asked for lies outside the result.',
+  },
   unsupported_format: {
     status: 501,
     meaning: 'The oEmbed format asked for is not one this provider answers (only `json` is).',

@@ -32,8 +32,13 @@ export interface AnswerSpec {
 export interface Operation<Deps> {
   /** The OpenAPI operationId: unique, and stable for clients generated from the document. */
   id: string;
-  /** GET, and HEAD with it: the explorer only reads (http/method-guard.ts). */
-  method: 'get';
+  /**
+   * GET (and HEAD with it) for everything that reads; POST and DELETE only for the jobs that
+   * whole-list work runs as (routes/jobs.ts), the one thing a client makes and ends.
+   */
+  method: 'get' | 'post' | 'delete';
+  /** What a POST sends: its media type's OpenAPI media type object. */
+  requestBody?: { description: string; content: Record<string, Json> };
   /** An OpenAPI path template: `{name}` is a path parameter, several may share a segment. */
   path: string;
   tag: OperationTag;

@@ -13,6 +13,7 @@ import { demoEntriesSchema, demoEntrySchema } from '../../shared/explorer-api.ts
 import { oembedQuerySchema, oembedResponseSchema } from '../../shared/oembed.ts';
 import { channelIdSchema, continuationSchema, playlistIdSchema } from '../../shared/ids.ts';
 import { problemSchema } from '../../shared/problem.ts';
+import { jobRequestSchema, jobSchema } from '../../shared/jobs.ts';
 import {
   exportedItemSchemas,
   listKindSchema,
@@ -76,6 +77,9 @@ const NAMED_SCHEMAS = {
   ExportedPlaylistItem: exportedItemSchemas.playlist,
   ExportedChannelVideo: exportedItemSchemas['channel-videos'],
   ExportedChannelPlaylist: exportedItemSchemas['channel-playlists'],
+  // jobs (jobs.ts)
+  JobRequest: jobRequestSchema,
+  Job: jobSchema,
   // the health probes (see above)
   Health: healthSchema,
 } as const;

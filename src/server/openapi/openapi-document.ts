@@ -42,7 +42,7 @@ const HEADERS = {
 const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, Json>>> = {
   method_not_allowed: {
     Allow: {
-      description: 'The methods this path answers: `GET, HEAD`.',
+      description: 'The methods this path answers: `GET, HEAD`, and `POST` or `DELETE` on the jobs.',
       schema: { type: 'string' },
     },
   },
@@ -103,6 +103,7 @@ function operationObject(operation: Operation<unknown>): Json {
     ...(description === undefined ? {} : { description }),
     security: operation.security === 'public' ? [] : [{ metricsToken: [] }],
     ...(operation.parameters.length === 0 ? {} : { parameters: operation.parameters }),
+    ...(operation.requestBody ? { requestBody: { required: true, ...operation.requestBody } } : {}),
     responses: {
       ...operation.answers,
       ...problemAnswers(operation),
@@ -113,7 +114,7 @@ function operationObject(operation: Operation<unknown>): Json {
 
 const DESCRIPTION = [
   'Browse a video platform’s playlists and channels through the explorer: the three page-by-page lookups of the catalogue, answered from the explorer’s cache and within its hourly quota, and answers about whole lists (totals, exports, a stream of the walk).',
-  'Every route is GET (HEAD answers the same without a body); any other method is a 405 `method_not_allowed` with an Allow header. Every error is an RFC 9457 problem document (`application/problem+json`) with a stable `code`, listed with each answer; an unknown path under /api/ is a 404 `not_found` problem, never HTML.',
+  'Every route reads with GET (HEAD answers the same without a body), but for the jobs whole-list work runs as, which are made with POST and cancelled with DELETE; any other method is a 405 `method_not_allowed` with an Allow header. Every error is an RFC 9457 problem document (`application/problem+json`) with a stable `code`, listed with each answer; an unknown path under /api/ is a 404 `not_found` problem, never HTML.',
 ].join('\n\n');
 
 function buildDocument(origin: string | undefined): Json {

@@ -54,6 +54,16 @@ export const OPERATION_PROSE: Record<string, string> = {
     WALK_LIMITS,
     'A walk that stops part-way (the quota ran out, the catalogue failed) still answers 200, with `complete: false` and `stoppedBy` saying why.',
   ].join('\n\n'),
+  createJob: [
+    'A summary, an export in any format, or a load-all of any list, however long, as a job that outlives this request, a quota window and a restart. It walks the list a page at a time at the pace the quota allows, out of the part of the window not kept for people reading pages (`JOB_READER_RESERVE`); when that part is spent it waits, saying until when, and goes on by itself. Its rows go to disk as they arrive.',
+    'Asking again for the same list, kind and format from the same client gives the same job (200); a new one is 202. Either way `Location` is the job’s address: 128 random bits, which whoever holds may read, and nobody can list.',
+  ].join('\n\n'),
+  readJob:
+    'Its state (`queued`, `running`, `waiting` with `waitingUntil`, `done`, `failed` with its `problem`, `cancelled`), pages, items and lookups so far, and, as soon as the list’s length is known, what is left and when it should end. Once done, `result` says where the file is and until when it is kept.',
+  cancelJob:
+    'Stops the job and drops what it had written. A job already ended stays as it ended.',
+  jobResult:
+    'The finished job’s file: an export in its format (named after the list), a load-all’s items as one JSON array, or a summary (`ListSummary`). It never changes, so its `ETag` holds for good, and a `Range` of bytes resumes a download cut short.',
   walkCost: [
     'How many pages the list has, how many at the start of its chain the cache already holds, how many catalogue calls a walk would spend and whether the hour’s remaining quota covers them (if not, `retryAfter` says when it would). A channel’s lists state no length, so their figures are null and their walk goes on while the quota lasts.',
     FIRST_PAGE,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AppEnv } from '../http/app-env.ts';
 import type { AppHtml } from '../rendering/app-html.ts';
 import { internalError } from '../http/internal-error.ts';
-import { methodGuard } from '../http/method-guard.ts';
+import { methodGuard, methodNotAllowed } from '../http/method-guard.ts';
 import {
   createRequestLogger,
   requestLog,
@@ -85,6 +85,8 @@ export interface ServerAppOptions extends Omit<ReadinessSources, 'isStopping' | 
   metrics?: { registry: ExplorerMetrics; token: string | undefined };
   /** Summaries, exports and walks of whole lists; unset: no such routes. */
   wholeList?: Omit<WholeListOptions, 'pageSource' | 'trustProxy'>;
+  /** Whole-list work as jobs (jobs/); unset: no such routes. */
+  jobs?: ApiDeps['jobs'];
   /**
    * Each client's allowance of upstream lookups (CLIENT_RATE_LIMIT_*), which the Following
    * view's refresh estimate is worked out from; unset (tests): unlimited.
@@ -126,13 +128,25 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     document: () => openApiDocument(),
     publicUrl,
     channelTitles: options.channelTitles,
+    jobs: options.jobs,
   };
+  const methodsOf = new Map<string, string[]>();
   for (const operation of API_OPERATIONS) {
     const handler = operation.handler(deps);
-    if (handler !== undefined)
-      app.get(routerPath(operation.path), operationInput(operation), handler);
+    if (handler === undefined) continue;
+    const method = operation.method.toUpperCase();
+    app.on(method, routerPath(operation.path), operationInput(operation), handler);
+    const methods = methodsOf.get(operation.path) ?? [];
+    methods.push(...(method === 'GET' ? ['GET', 'HEAD'] : [method]));
+    methodsOf.set(operation.path, methods);
   }
+  // A path of the table asked with a method it does not answer (the guard lets POST and DELETE
+  // through to the jobs' paths only): a 405 naming the ones it does.
+  for (const [path, methods] of methodsOf)
+    if (methods.some((method) => method !== 'GET' && method !== 'HEAD'))
+      app.all(routerPath(path), methodNotAllowed(methods.join(', ')));
   app.get('/api/*', unknownApi);
+  app.all('/api/*', unknownApi);
 
   app.get(`${THUMBNAIL_PREFIX}*`, thumbnails(options.thumbnails ?? null));
   app.get(`${CARDS_PREFIX}/*`, cards(options.cards ?? null, trustProxy));

@@ -31,6 +31,7 @@ import { openDiskPages, PAGES_FILE } from '../pages/disk-pages.ts';
 import { openQuotaJournal, QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
 import { lockStateDir, StateDirUnlockable, type StateDirLock } from '../disk/state-dir-lock.ts';
 import { upstreamScope } from '../disk/upstream-scope.ts';
+import { buildJobs } from '../jobs/build-jobs.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import {
   createRoundTrip,
@@ -297,6 +298,18 @@ async function assembleExplorer(
   // Renders spend this process's CPU, so each process keeps its own allowance of them (no
   // Redis round trip before a render): behind a balancer, a client gets each replica's.
   const renderLimit = createClientRateLimit(config.renderRateLimit);
+  // Jobs read through the metered source too, paced by the jobs' part of the window
+  // (jobs/job-pacer.ts), and kept in STATE_DIR, where a restart takes them up again.
+  const jobs = buildJobs({
+    stateDir: config.stateDir,
+    scope,
+    pageSource,
+    quota,
+    shares,
+    atOnce: config.jobsAtOnce,
+    resultTtlMs: config.jobResultTtlSeconds * 1000,
+    logger,
+  });
   let stopping = false;
   const requestLogger = createRequestLogger(logger);
   const app = createServerApp({
@@ -326,6 +339,7 @@ async function assembleExplorer(
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
     wholeList: { quota, shares, channelTitles, walks, stallMs: config.http.idleMs },
     clientAllowance: config.clientRateLimit,
+    jobs: { jobs: jobs.service, files: jobs.files },
   });
   const served = explorerListener(
     app,
@@ -350,6 +364,8 @@ async function assembleExplorer(
     },
     async close() {
       chainWarmer?.close();
+      // Jobs stop first: unfinished, they are taken up again by the next process.
+      await jobs.close();
       await Promise.allSettled([upstream.close(), thumbnails?.close(), state.close()]);
       await catalogue?.close();
     },

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -240,7 +248,8 @@ describe("the state is one upstream's and one key's", () => {
     });
     expect(other.hits()).toBe(2);
     // The files know the keys by a digest only.
-    for (const name of readdirSync(stateDir)) {
+    for (const name of readdirSync(stateDir, { recursive: true, encoding: 'utf8' })) {
+      if (statSync(join(stateDir, name)).isDirectory()) continue;
       const bytes = readFileSync(join(stateDir, name));
       expect(bytes.includes('key-one')).toBe(false);
       expect(bytes.includes('key-two')).toBe(false);

@@ -2,6 +2,8 @@ import { endpointNames, endpoints, type EndpointName } from '../../shared/endpoi
 import { DEMO_ENTRIES_PATH, type DemoEntry } from '../../shared/explorer-api.ts';
 import { CONTINUATION_MAX_LENGTH } from '../../shared/id-patterns.ts';
 import type { ProblemCode } from '../../shared/problem-codes.ts';
+import type { Handler } from 'hono';
+import type { AppEnv } from '../http/app-env.ts';
 import {
   EXPORT_COLUMNS,
   EXPORT_TYPES,
@@ -27,6 +29,8 @@ import { healthz, readyz, type ReadinessSources } from './health.ts';
 import { lookup } from './lookups.ts';
 import { metricsRoute } from './metrics.ts';
 import { apiReference, openApiJson } from './openapi.ts';
+import { cancelJob, createJob, jobResult, readJob, type JobRouteOptions } from './jobs.ts';
+import { JOBS_PATH } from '../../shared/jobs.ts';
 import {
   exportRoute,
   summaryRoute,
@@ -60,6 +64,8 @@ export interface ApiDeps extends ReadinessSources {
   publicUrl?: string;
   /** Channel names seen in playlist pages (rendering/channel-titles.ts). */
   channelTitles?: ChannelTitles;
+  /** Whole-list work as jobs; unset, there are no such routes. */
+  jobs?: Omit<JobRouteOptions, 'trustProxy'>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,6 +222,24 @@ function lookupOperation(name: EndpointName): Operation<ApiDeps> {
     handler: (deps) => lookup(name, deps),
   };
 }
+
+const JOB: ParameterSpec = {
+  name: 'job',
+  in: 'path',
+  required: true,
+  description: 'The job’s ID, as its Location gave it: 22 characters, 128 random bits.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' },
+};
+const JOB_LOCATION = {
+  description: 'The job’s own address.',
+  schema: { type: 'string' },
+};
+
+/** A job operation's handler, when jobs are served. */
+const jobRoute =
+  (route: (options: JobRouteOptions) => Handler<AppEnv>) =>
+  (deps: ApiDeps): Handler<AppEnv> | undefined =>
+    deps.jobs === undefined ? undefined : route({ ...deps.jobs, trustProxy: deps.trustProxy });
 
 /** A whole-list operation's handler, when whole lists are served. */
 const wholeList =
@@ -529,5 +553,98 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     },
     problems: [],
     handler: (deps) => apiReference(deps.document),
+  },
+  {
+    id: 'createJob',
+    method: 'post',
+    path: JOBS_PATH,
+    tag: 'Whole lists',
+    summary: 'Starts a job for a whole list (or finds the same one again)',
+    security: 'public',
+    parameters: [],
+    requestBody: {
+      description: 'The list, the work, and an export’s format.',
+      content: json(schemaRef('JobRequest')),
+    },
+    answers: {
+      '202': {
+        description: 'A new job, queued.',
+        headers: { Location: JOB_LOCATION, ...NOT_STORED },
+        content: json(schemaRef('Job')),
+      },
+      '200': {
+        description: 'The same list, kind and format asked for by this client already: that job.',
+        headers: { Location: JOB_LOCATION, ...NOT_STORED },
+        content: json(schemaRef('Job')),
+      },
+    },
+    problems: ['invalid_request', 'content_too_large'],
+    handler: jobRoute(createJob),
+  },
+  {
+    id: 'readJob',
+    method: 'get',
+    path: `${JOBS_PATH}/{job}`,
+    tag: 'Whole lists',
+    summary: 'A job’s state, progress and estimate',
+    security: 'public',
+    parameters: [JOB],
+    answers: {
+      '200': { description: 'The job.', headers: NOT_STORED, content: json(schemaRef('Job')) },
+    },
+    problems: ['not_found'],
+    handler: jobRoute(readJob),
+  },
+  {
+    id: 'cancelJob',
+    method: 'delete',
+    path: `${JOBS_PATH}/{job}`,
+    tag: 'Whole lists',
+    summary: 'Cancels a job',
+    security: 'public',
+    parameters: [JOB],
+    answers: {
+      '200': {
+        description: 'The job, cancelled (or as it ended, if it had).',
+        headers: NOT_STORED,
+        content: json(schemaRef('Job')),
+      },
+    },
+    problems: ['not_found'],
+    handler: jobRoute(cancelJob),
+  },
+  {
+    id: 'jobResult',
+    method: 'get',
+    path: `${JOBS_PATH}/{job}/result`,
+    tag: 'Whole lists',
+    summary: 'A finished job’s result, whole or a byte range of it',
+    security: 'public',
+    parameters: [
+      JOB,
+      IF_NONE_MATCH,
+      {
+        name: 'Range',
+        in: 'header',
+        required: false,
+        description: 'One byte range (`bytes=START-END`, `bytes=START-`, `bytes=-LAST`).',
+        schema: { type: 'string' },
+      },
+    ],
+    answers: {
+      '200': {
+        description: 'The result: the export’s file, the summary, or a load-all’s items as JSON.',
+        headers: { ETag: headerRef('ETag') },
+        content: {
+          'text/csv': { schema: { type: 'string' } },
+          'application/json': { schema: {} },
+          'text/plain': { schema: { type: 'string' } },
+        },
+      },
+      '206': { description: 'The byte range asked for.', headers: { ETag: headerRef('ETag') } },
+      '304': NOT_MODIFIED,
+    },
+    problems: ['not_found', 'job_not_done', 'range_not_satisfiable'],
+    handler: jobRoute(jobResult),
   },
 ];

@@ -1,0 +1,267 @@
+import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
+import type { Job } from '../../shared/jobs.ts';
+import type { ListItem } from '../../shared/whole-list.ts';
+import { openStateDatabase } from '../disk/state-database.ts';
+import { createClientShares } from '../quota/client-shares.ts';
+import { createQuotaGuard } from '../quota/quota-guard.ts';
+import { createSummaryFold } from '../whole-list/list-summary.ts';
+import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
+import { realPageSource, type RealPageSource } from '../../test-support/real-page-source.ts';
+import { jobFiles } from './job-files.ts';
+import { createJobPacer } from './job-pacer.ts';
+import { JOB_RECORDS_SCHEMA, sqliteJobRecords } from './job-records.ts';
+import { createJobService, type JobService } from './job-service.ts';
+
+// Jobs over the real embedded catalogue (over HTTP, its calls counted by the fixture's proxy),
+// with their records in an SQLite state file and their rows on disk: a whole list exported
+// exactly, a job stopped part way and taken up by the next "process" from its last page, a job
+// paced by a small window that never takes the readers' part, the same request given the same
+// job, a cancel, a summary.
+
+let fixture: ExplorerFixture;
+let source: RealPageSource;
+let dir: string;
+const quiet = { warn() {}, error() {} };
+
+beforeAll(async () => {
+  fixture = await startExplorerFixture();
+  source = realPageSource(fixture.upstreamEnv.CATALOGUE_BASE_URL!, {
+    apiKey: fixture.apiKey,
+    apiSecret: fixture.apiSecret,
+    cacheBytes: 0,
+  });
+});
+afterAll(async () => {
+  await source.close();
+  await fixture.close();
+});
+afterEach(async () => {
+  await fixture.reset();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A clock that sleeping moves on, so that a window's wait takes no real time. */
+function fakeTime() {
+  let at = Date.UTC(2026, 10, 27, 12);
+  return {
+    now: () => at,
+    sleep: async (ms: number, signal: AbortSignal) => {
+      if (!signal.aborted) at += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+/** A "process": its job service over the state folder, with a quota of `budget` a window. */
+function processOn(
+  stateDir: string,
+  { budget = 100_000, readerReserve = 0.2, time = fakeTime() } = {},
+) {
+  const db = openStateDatabase(
+    join(stateDir, 'jobs.sqlite'),
+    JOB_RECORDS_SCHEMA,
+    { name: 'jobs', without: '' },
+    quiet,
+  )!;
+  // A window of 10 s, as the tests and benches set CATALOGUE_QUOTA_WINDOW.
+  const quota = createQuotaGuard({ budget, windowSeconds: 10, readerReserve, now: time.now });
+  const shares = createClientShares({ perClient: budget, windowSeconds: 10, now: time.now });
+  let mostUsed = 0;
+  /** Every state a job was written in, with its pages then: states that fake time rushes by. */
+  const written: Array<{ state: string; pages: number; waitingUntil: number | null; at: number }> =
+    [];
+  const stored = sqliteJobRecords(db, 'scope');
+  const records: typeof stored = {
+    ...stored,
+    put(record) {
+      written.push({
+        state: record.state,
+        pages: record.pages,
+        waitingUntil: record.waitingUntil,
+        at: record.updatedAt,
+      });
+      stored.put(record);
+    },
+  };
+  const pacer = createJobPacer({ quota, shares });
+  const service = createJobService({
+    pageSource: source.pageSource,
+    pacer: {
+      async take(client) {
+        const answer = await pacer.take(client);
+        mostUsed = Math.max(mostUsed, quota.stats().usedLastHour);
+        return answer;
+      },
+    },
+    records,
+    files: jobFiles(join(stateDir, 'jobs')),
+    resultTtlMs: 3_600_000,
+    atOnce: 2,
+    now: time.now,
+    sleep: time.sleep,
+  });
+  return {
+    service,
+    quota,
+    mostUsed: () => mostUsed,
+    written,
+    async close() {
+      await service.stop();
+      db.close();
+    },
+  };
+}
+
+async function until(service: JobService, id: string, done: (job: Job) => boolean, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const job = service.get(id)!;
+    if (done(job)) return job;
+    if (Date.now() > deadline)
+      throw new Error(`job still ${job.state}: ${JSON.stringify(job.progress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const resultOf = (stateDir: string, job: Job) =>
+  readFileSync(join(stateDir, 'jobs', `${job.id}.result`), 'utf8');
+
+/** The rows of a CSV export: its header's columns, and the positions in order. */
+function positions(csv: string): number[] {
+  const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+  return rows.map((row) => Number(row.index));
+}
+
+describe('a whole-list job', () => {
+  it('exports the 5,000-item playlist to CSV exactly, each page read once', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    const process = processOn(dir);
+    const { job, created } = process.service.create(
+      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export', format: 'csv' },
+      'client-a',
+    );
+    expect(created).toBe(true);
+    expect(job.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    expect(done.progress).toMatchObject({ pages: 50, items: 5000, lookups: 50, totalItems: 5000 });
+    expect(done.result).toMatchObject({ href: `/api/jobs/${job.id}/result`, items: 5000 });
+    const csv = resultOf(dir, done);
+    expect(done.result!.bytes).toBe(Buffer.byteLength(csv));
+    expect(positions(csv)).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    expect(fixture.upstream.hits()).toBe(50);
+    await process.close();
+  });
+
+  it('stopped part way (a page written but not noted), the next process goes on from the last page noted', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    const first = processOn(dir);
+    const { job } = first.service.create(
+      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export', format: 'csv' },
+      'client-a',
+    );
+    const stoppedAt = (await until(first.service, job.id, (j) => j.progress.pages >= 20)).progress
+      .pages;
+    await first.close();
+    // As if the process died between writing a page's rows and noting it.
+    appendFileSync(join(dir, 'jobs', `${job.id}.part`), '"half a page",\r\n');
+    const second = processOn(dir);
+    const done = await until(second.service, job.id, (j) => j.state === 'done');
+    expect(positions(resultOf(dir, done))).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    // Each page once, but the one that may have been in flight at the stop.
+    expect(fixture.upstream.hits()).toBeLessThanOrEqual(51);
+    expect(stoppedAt).toBeGreaterThanOrEqual(20);
+    await second.close();
+  });
+
+  it('waits for the window when the jobs’ part is spent, and never takes the readers’ part', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    // 30 lookups a window, a fifth kept for readers: a job spends 24 a window, then waits.
+    const process = processOn(dir, { budget: 30, readerReserve: 0.2 });
+    const { job } = process.service.create(
+      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'load-all' },
+      'client-a',
+    );
+    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    // It waited twice, each time with the jobs' 24 lookups of the window spent, until the
+    // 10 s window slid past its first lookups: 50 pages take three windows, no less.
+    const waits = process.written.filter((w) => w.state === 'waiting');
+    expect(waits.map((w) => w.pages)).toEqual([24, 48]);
+    for (const wait of waits) expect(wait.waitingUntil! - wait.at).toBeGreaterThanOrEqual(1_000);
+    const took = Date.parse(done.updatedAt) - Date.parse(done.createdAt);
+    expect(took).toBeGreaterThanOrEqual(18_000);
+    expect(done.progress.items).toBe(5000);
+    expect(process.mostUsed()).toBeLessThanOrEqual(24);
+    const items = JSON.parse(resultOf(dir, done)) as ListItem[];
+    expect(items).toHaveLength(5000);
+    await process.close();
+  });
+
+  it('gives the same job for the same request and client, another for another client; cancels', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    const process = processOn(dir, { budget: 10 });
+    const request = {
+      list: 'playlist',
+      id: FIXTURE_IDS.playlist5000,
+      kind: 'export',
+      format: 'json',
+    } as const;
+    const a = process.service.create(request, 'client-a');
+    const again = process.service.create(request, 'client-a');
+    const other = process.service.create(request, 'client-b');
+    expect(again).toMatchObject({ created: false, job: { id: a.job.id } });
+    expect(other.job.id).not.toBe(a.job.id);
+    const cancelled = process.service.cancel(a.job.id)!;
+    expect(cancelled.state).toBe('cancelled');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(process.service.get(a.job.id)!.state).toBe('cancelled');
+    // Asked for again after a cancel: a new job.
+    expect(process.service.create(request, 'client-a').job.id).not.toBe(a.job.id);
+    expect(process.service.get('AAAAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
+    await process.close();
+  });
+
+  it('summarises the big channel’s 10,000 videos as the synchronous summary does', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    const process = processOn(dir);
+    const { job } = process.service.create(
+      { list: 'channel-videos', id: FIXTURE_IDS.bigChannel, kind: 'summary' },
+      'client-a',
+    );
+    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    const summary = JSON.parse(resultOf(dir, done)) as { count: number; totalSeconds?: number };
+    // The same fold over the same pages, read directly.
+    const fold = createSummaryFold('channel-videos');
+    let continuation: string | undefined;
+    let position = 1;
+    do {
+      const answer = await source.pageSource.get(
+        { endpoint: 'channel-videos', id: FIXTURE_IDS.bigChannel, continuation },
+        'x',
+      );
+      if (answer.kind !== 'page') throw new Error(answer.detail);
+      const page = JSON.parse(answer.page.body.toString('utf8')) as {
+        items: ListItem[];
+        continuation: string | null;
+      };
+      fold.add(page.items, position);
+      position += page.items.length;
+      continuation = page.continuation ?? undefined;
+    } while (continuation !== undefined);
+    const expected = fold.result({
+      id: FIXTURE_IDS.bigChannel,
+      title: null,
+      complete: true,
+      stoppedBy: null,
+      pages: done.progress.pages,
+      totalItems: null,
+    });
+    expect(summary).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(summary.count).toBe(10_000);
+    await process.close();
+  });
+});

@@ -1,0 +1,183 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { Handler } from 'hono';
+import { JOB_ID_PATTERN, jobPath, jobRequestSchema, type JobRequest } from '../../shared/jobs.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { JSON_TYPE, problemResponse, respond } from '../http/responses.ts';
+import { attachmentHeader } from '../whole-list/export-formats.ts';
+import type { JobFiles } from '../jobs/job-files.ts';
+import { resultType, type JobService } from '../jobs/job-service.ts';
+
+// The jobs' HTTP routes (shared/jobs.ts says what a job is): create or find again, read,
+// cancel, and the result, served from its file with a validator and byte ranges so that a
+// download of any size can be resumed.
+
+export interface JobRouteOptions {
+  jobs: JobService;
+  files: JobFiles;
+  trustProxy: boolean;
+}
+
+/** A request body larger than any job's request: `{list, id, kind, format}`. */
+const MAX_BODY_BYTES = 4096;
+
+const NOT_STORED = { 'Cache-Control': 'no-store' };
+
+/** The job the path names, or the problem to answer. */
+function named(c: Parameters<Handler<AppEnv>>[0], jobs: JobService) {
+  const id = c.req.param('job') ?? '';
+  const job = JOB_ID_PATTERN.test(id) ? jobs.get(id) : undefined;
+  return job === undefined
+    ? {
+        ok: false as const,
+        response: problemResponse('not_found', 'There is no such job.', { instance: c.req.path }),
+      }
+    : { ok: true as const, job };
+}
+
+export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv> {
+  return async (c) => {
+    c.get('log').route = 'job-create';
+    const instance = c.req.path;
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\b/i.test(type))
+      return problemResponse(
+        'invalid_request',
+        'Send the job as JSON (Content-Type: application/json).',
+        { instance },
+      );
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+      return problemResponse(
+        'content_too_large',
+        `A job's request is at most ${MAX_BODY_BYTES} bytes.`,
+        { instance },
+      );
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return problemResponse('invalid_request', 'The body is not JSON.', { instance });
+    }
+    const parsed = jobRequestSchema.safeParse(body);
+    if (!parsed.success)
+      return problemResponse(
+        'invalid_request',
+        'A job is {"list": "playlist" | "channel-videos" | "channel-playlists", "id": …, "kind": "summary" | "export" | "load-all", "format"?: "csv" | "json" | "txt"}.',
+        { instance },
+      );
+    const request: JobRequest = parsed.data;
+    const { job, created } = jobs.create(request, clientAddress(c, trustProxy));
+    return respond(created ? 202 : 200, JSON.stringify(job), {
+      'Content-Type': JSON_TYPE,
+      Location: jobPath(job.id),
+      ...NOT_STORED,
+    });
+  };
+}
+
+export function readJob({ jobs }: JobRouteOptions): Handler<AppEnv> {
+  return (c) => {
+    c.get('log').route = 'job';
+    const found = named(c, jobs);
+    if (!found.ok) return found.response;
+    return respond(200, JSON.stringify(found.job), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
+  };
+}
+
+export function cancelJob({ jobs }: JobRouteOptions): Handler<AppEnv> {
+  return (c) => {
+    c.get('log').route = 'job-cancel';
+    const found = named(c, jobs);
+    if (!found.ok) return found.response;
+    const job = jobs.cancel(found.job.id)!;
+    return respond(200, JSON.stringify(job), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
+  };
+}
+
+/** A single byte range of `size` (RFC 9110 §14.1.2); null: none asked, or not one we serve. */
+function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = header?.match(/^bytes=(\d*)-(\d*)$/);
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  const [, from, to] = match;
+  if (from === '') {
+    const suffix = Number(to);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(from);
+  const end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+export function jobResult({ jobs, files }: JobRouteOptions): Handler<AppEnv> {
+  return async (c) => {
+    c.get('log').route = 'job-result';
+    const instance = c.req.path;
+    const found = named(c, jobs);
+    if (!found.ok) return found.response;
+    const record = jobs.result(found.job.id);
+    const size = record ? await files.resultSize(record.id) : null;
+    if (record === undefined || size === null)
+      return problemResponse(
+        'job_not_done',
+        found.job.state === 'done'
+          ? 'The job’s result is no longer kept; ask for the job again.'
+          : `The job is ${found.job.state}; its result comes when it is done.`,
+        { instance, retryAfterSeconds: found.job.state === 'done' ? undefined : 5 },
+      );
+    // The result never changes once written: its job and its size name it.
+    const etag = `"${record.id}-${size}"`;
+    const { list, id, kind, format } = record.request;
+    const headers: Record<string, string> = {
+      ETag: etag,
+      'Accept-Ranges': 'bytes',
+      'Cache-Control': 'private, max-age=3600',
+      'Content-Type': resultType(record),
+      ...(kind === 'export'
+        ? { 'Content-Disposition': attachmentHeader(`${id} ${list}`, format ?? 'csv') }
+        : {}),
+    };
+    if (
+      c.req
+        .header('if-none-match')
+        ?.split(',')
+        .some((tag) => tag.trim() === etag)
+    )
+      return respond(304, null, headers);
+    const ifRange = c.req.header('if-range');
+    const range =
+      ifRange === undefined || ifRange === etag ? byteRange(c.req.header('range'), size) : null;
+    if (range === 'unsatisfiable')
+      return problemResponse('range_not_satisfiable', `The result is ${size} bytes.`, {
+        instance,
+        headers: { 'Content-Range': `bytes */${size}` },
+      });
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    const length = size === 0 ? 0 : end - start + 1;
+    const body =
+      c.req.method === 'HEAD' || length === 0
+        ? null
+        : (Readable.toWeb(
+            createReadStream(files.resultPath(record.id), { start, end }),
+          ) as ReadableStream<Uint8Array>);
+    return new Response(body, {
+      status: range ? 206 : 200,
+      headers: {
+        ...respondHeaders(headers),
+        'Content-Length': String(length),
+        ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
+      },
+    });
+  };
+}
+
+/** The security headers every answer carries (http/responses.ts), on a streamed one too. */
+function respondHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(respond(200, null, headers).headers.entries());
+}
