@@ -1,5 +1,6 @@
 import type { ClientShares } from '../quota/client-shares.ts';
-import type { QuotaGuard, Reservation } from '../quota/quota-guard.ts';
+import type { QuotaGuard } from '../quota/quota-guard.ts';
+import { together } from '../whole-list/walk-payment.ts';
 import type { JobPacer, PacerAnswer } from './job-runner.ts';
 
 // Room for a job's next lookup, out of the jobs' part of the window only: the guard keeps
@@ -13,20 +14,6 @@ import type { JobPacer, PacerAnswer } from './job-runner.ts';
 export interface JobPacerParts {
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
   shares: Pick<ClientShares, 'reserve'>;
-}
-
-/** Both reservations, spent and given back together. */
-function both(a: Reservation, b: Reservation): Reservation {
-  return {
-    get remaining() {
-      return Math.min(a.remaining, b.remaining);
-    },
-    take: () => a.take() && b.take(),
-    release() {
-      a.release();
-      b.release();
-    },
-  };
 }
 
 export function createJobPacer({ quota, shares }: JobPacerParts): JobPacer {
@@ -45,7 +32,7 @@ export function createJobPacer({ quota, shares }: JobPacerParts): JobPacer {
             : window.retryAfterSeconds;
         return { ok: false, retryAfterSeconds: Math.max(1, seconds) };
       }
-      return { ok: true, reservation: both(window.reservation, share.reservation) };
+      return { ok: true, reservation: together(window.reservation, share.reservation) };
     },
   };
 }

@@ -1,9 +1,8 @@
 import type { Handler } from 'hono';
 import type { FeedCosts } from '../../shared/feed-costs.ts';
-import { readUpdatesQuery, UPDATES_MAX_LISTS } from '../../shared/feeds.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { problemResponse } from '../http/responses.ts';
+import { namedLists } from './feeds.ts';
 import { feedCost, type FeedCostParts } from '../feeds/feed-cost.ts';
 import type { ClientShares } from '../quota/client-shares.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
@@ -23,13 +22,8 @@ export interface FeedCostsOptions extends FeedCostParts {
 export function feedCosts(options: FeedCostsOptions): Handler<AppEnv> {
   return (c) => {
     c.get('log').route = 'feed-costs';
-    const lists = readUpdatesQuery(c.req.query('lists'));
-    if (lists === null)
-      return problemResponse(
-        'invalid_request',
-        `Name 1 to ${UPDATES_MAX_LISTS} lists as lists=playlist:ID,channel:ID,… with well-formed IDs.`,
-        { instance: c.req.path },
-      );
+    const lists = namedLists(c);
+    if (lists instanceof Response) return lists;
     const { budget, windowSeconds, usedInWindow, pausedForSeconds } = options.quota.stats();
     const body: FeedCosts = {
       lists: lists.map((address) => ({

@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
-import type { Handler } from 'hono';
+import type { Context, Handler } from 'hono';
 import {
   FEED_FORMATS,
   readFeedPath,
   readUpdatesQuery,
   UPDATES_MAX_LISTS,
   type FeedFormat,
+  type FeedList,
   type FeedUpdateLine,
 } from '../../shared/feeds.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -91,6 +92,19 @@ export function feeds({ feedSource, publicUrl, trustProxy }: FeedRouteOptions): 
   };
 }
 
+/** The lists `?lists=` names (the updates and their cost), or the problem to answer. */
+export function namedLists(c: Context<AppEnv>): Array<{ list: FeedList; id: string }> | Response {
+  const lists = readUpdatesQuery(c.req.query('lists'));
+  return (
+    lists ??
+    problemResponse(
+      'invalid_request',
+      `Name 1 to ${UPDATES_MAX_LISTS} lists as lists=playlist:ID,channel:ID,… with well-formed IDs.`,
+      { instance: c.req.path },
+    )
+  );
+}
+
 /**
  * `GET /feeds/updates?lists=…`: the feeds of many lists in one answer, for the Following view:
  * NDJSON, a line per list as soon as it is read (a list the server holds fresh comes at once,
@@ -111,13 +125,8 @@ export function feedUpdates({
 }: FeedRouteOptions): Handler<AppEnv> {
   return (c) => {
     c.get('log').route = 'feed-updates';
-    const lists = readUpdatesQuery(c.req.query('lists'));
-    if (lists === null)
-      return problemResponse(
-        'invalid_request',
-        `Name 1 to ${UPDATES_MAX_LISTS} lists as lists=playlist:ID,channel:ID,… with well-formed IDs.`,
-        { instance: c.req.path },
-      );
+    const lists = namedLists(c);
+    if (lists instanceof Response) return lists;
     const client = clientAddress(c, trustProxy);
     const origin = publicOrigin(c.req.raw, { publicUrl, trustProxy });
     const encoder = new TextEncoder();

@@ -36,7 +36,7 @@ function partSize({ quota, shares }: PaymentParts, client: string): number {
 }
 
 /** Both reservations, spent and given back together. */
-function together(a: Reservation, b: Reservation): Reservation {
+export function together(a: Reservation, b: Reservation): Reservation {
   return {
     get remaining() {
       return Math.min(a.remaining, b.remaining);
