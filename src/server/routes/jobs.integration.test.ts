@@ -129,6 +129,22 @@ describe('jobs over HTTP', () => {
       ],
       [fetch(`${explorer.url}/api/jobs`, { method: 'POST', body: 'list=playlist' }), 400],
       [post(explorer.url, { list: 'playlist', id: 'x'.repeat(5000), kind: 'export' }), 413],
+      // A body sent in chunks, with no length said: read up to the limit, then refused.
+      [
+        fetch(`${explorer.url}/api/jobs`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: new ReadableStream({
+            start(controller) {
+              for (let i = 0; i < 10; i++)
+                controller.enqueue(new TextEncoder().encode(' '.repeat(1024)));
+              controller.close();
+            },
+          }),
+          duplex: 'half',
+        } as RequestInit),
+        413,
+      ],
       [fetch(`${explorer.url}/api/jobs/AAAAAAAAAAAAAAAAAAAAAA`), 404],
       [fetch(`${explorer.url}/api/jobs/not-a-job`), 404],
       [

@@ -36,6 +36,26 @@ function named(c: Parameters<Handler<AppEnv>>[0], jobs: JobService) {
     : { ok: true as const, job };
 }
 
+/** The body as text, read no further than `max` bytes; null when it is longer. */
+async function boundedText(request: Request, max: number): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv> {
   return async (c) => {
     c.get('log').route = 'job-create';
@@ -47,8 +67,9 @@ export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv
         'Send the job as JSON (Content-Type: application/json).',
         { instance },
       );
-    const text = await c.req.text();
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+    // Read no further than a job's request can be: a client sending more is cut off there.
+    const text = await boundedText(c.req.raw, MAX_BODY_BYTES);
+    if (text === null)
       return problemResponse(
         'content_too_large',
         `A job's request is at most ${MAX_BODY_BYTES} bytes.`,
