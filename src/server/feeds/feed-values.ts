@@ -1,3 +1,4 @@
+import { escapeHtml } from '../rendering/preview-text.ts';
 // What the upstream's values may become in a feed. Feed readers act on what a feed carries: they
 // fetch its images, open its links, and many render its RSS descriptions as HTML without
 // sanitising them. Two rules, applied by every format's writer (feed-documents.ts):
@@ -24,14 +25,8 @@ export function isWebUrl(url: string): boolean {
   return parsed !== null && WEB_PROTOCOLS.has(parsed.protocol);
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text as HTML that shows exactly that text (the XML writer then escapes it once more). */
-export const htmlOfText = (text: string): string =>
-  text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+/**
+ * Text as HTML that shows exactly that text (the XML writer then escapes it once more): the
+ * link previews' own escaping.
+ */
+export const htmlOfText = escapeHtml;

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../rendering/preview-text.ts';
 import { STATUS_CODES } from 'node:http';
 import { WHOLE_LIST_PATHS } from '../../shared/whole-list.ts';
 
@@ -26,17 +27,8 @@ const textAt = (value: unknown, key: string): string | undefined => {
   return typeof found === 'string' ? found : undefined;
 };
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text made safe for an element's content or a quoted attribute. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+/** The link previews' escaping, safe in element text and quoted attributes alike. */
+export { escapeHtml };
 
 /** An anchor name: only characters that need no escaping in a URL fragment or an attribute. */
 const anchor = (prefix: string, name: string) =>
