@@ -4,6 +4,7 @@ import {
   feedCostsSchema,
   refreshSeconds,
   type FeedCosts,
+  type LookupRange,
 } from '../../shared/feed-costs.ts';
 import { UPDATES_MAX_LISTS } from '../../shared/feeds.ts';
 import type { Problem } from '../../shared/problem.ts';
@@ -60,11 +61,14 @@ const REDRAW_MS = 100;
 /** Baselines of lists seen for the first time are written at most this often. */
 const SAVE_SEEN_MS = 2_000;
 
+/** What `lists` cost, by list, and the allowance and window they were priced at. */
+interface Priced {
+  byList: Map<string, LookupRange>;
+  terms: Pick<FeedCosts, 'allowance' | 'window'>;
+}
+
 /** The cost of `lists`, from the server, in requests of at most UPDATES_MAX_LISTS. */
-async function fetchCosts(
-  lists: readonly FollowedList[],
-  signal: AbortSignal,
-): Promise<Map<string, FeedCosts['lists'][number]['lookups']> & { meta?: FeedCosts }> {
+async function fetchCosts(lists: readonly FollowedList[], signal: AbortSignal): Promise<Priced> {
   const chunks: FollowedList[][] = [];
   for (let at = 0; at < lists.length; at += UPDATES_MAX_LISTS)
     chunks.push(lists.slice(at, at + UPDATES_MAX_LISTS));
@@ -74,12 +78,10 @@ async function fetchCosts(
       return feedCostsSchema.parse(await response.json());
     }),
   );
-  const costs: Map<string, FeedCosts['lists'][number]['lookups']> & { meta?: FeedCosts } =
-    new Map();
+  const byList = new Map<string, LookupRange>();
   for (const answer of answers)
-    for (const { list, lookups } of answer.lists) costs.set(list.replace(':', ' '), lookups);
-  costs.meta = answers[0];
-  return costs;
+    for (const { list, lookups } of answer.lists) byList.set(list.replace(':', ' '), lookups);
+  return { byList, terms: answers[0]! };
 }
 
 /** The mutable map of results, with a subscription the view redraws on, throttled. */
@@ -117,7 +119,6 @@ export function useFollowingRefresh(lists: readonly FollowedList[], hydrated: bo
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [progress, setProgress] = useState<Progress | null>(null);
   const [paused, setPaused] = useState<{ seconds: number; why: 'server' | 'backoff' } | null>(null);
-  const [costs, setCosts] = useState<FeedCosts | null>(null);
   const inFlight = useRef(new Set<string>());
   const running = useRef(new Set<AbortController>());
   const refused = useRef(false);
@@ -212,7 +213,7 @@ export function useFollowingRefresh(lists: readonly FollowedList[], hydrated: bo
       const controller = new AbortController();
       running.current.add(controller);
       setPhase((now) => (now.kind === 'running' ? now : { kind: 'estimating' }));
-      let priced: Awaited<ReturnType<typeof fetchCosts>> | null = null;
+      let priced: Priced | null = null;
       try {
         priced = await fetchCosts(targets, controller.signal);
       } catch {
@@ -222,21 +223,20 @@ export function useFollowingRefresh(lists: readonly FollowedList[], hydrated: bo
         for (const list of targets) inFlight.current.delete(keyOf(list));
       }
       if (controller.signal.aborted || refused.current) return;
-      if (priced?.meta) setCosts(priced.meta);
       const free: FollowedList[] = [];
       const paid: FollowedList[] = [];
       let min = 0;
       let max = 0;
       for (const list of targets) {
-        const cost = priced?.get(keyOf(list)) ?? { min: 1, max: 1 };
+        const cost = priced?.byList.get(keyOf(list)) ?? { min: 1, max: 1 };
         min += cost.min;
         max += cost.max;
         (cost.max === 0 ? free : paid).push(list);
       }
-      const meta = priced?.meta;
+      const terms = priced?.terms;
       const seconds = {
-        min: meta ? refreshSeconds(min, meta) : 0,
-        max: meta ? refreshSeconds(max, meta) : 0,
+        min: terms ? refreshSeconds(min, terms) : 0,
+        max: terms ? refreshSeconds(max, terms) : 0,
       };
       const estimate: Estimate = { lists: targets.length, lookups: { min, max }, seconds };
       if (asked || seconds.max <= ASK_OVER_SECONDS) return run(targets, estimate);
@@ -293,7 +293,6 @@ export function useFollowingRefresh(lists: readonly FollowedList[], hydrated: bo
     phase,
     progress,
     paused,
-    costs,
     /** Everything again, now: the reader asked. */
     refreshAll() {
       for (const controller of running.current) controller.abort();
