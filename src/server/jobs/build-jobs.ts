@@ -28,7 +28,8 @@ export function buildJobs(options: {
   scope: string;
   pageSource: Pick<PageSource, 'get'>;
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
-  shares: Pick<ClientShares, 'reserve'>;
+  shares: Pick<ClientShares, 'reserve' | 'room' | 'perClient' | 'secondsUntilRoomFor'>;
+  readerReserve: number;
   atOnce: number;
   resultTtlMs: number;
   logger: StateLogger;

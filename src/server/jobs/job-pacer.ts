@@ -13,14 +13,24 @@ import type { JobPacer, PacerAnswer } from './job-runner.ts';
 
 export interface JobPacerParts {
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
-  shares: Pick<ClientShares, 'reserve'>;
+  shares: Pick<ClientShares, 'reserve' | 'room' | 'perClient' | 'secondsUntilRoomFor'>;
+  /**
+   * JOB_READER_RESERVE, kept of the client's own share too: a job never leaves the person who
+   * started it unable to read pages until the window has passed.
+   */
+  readerReserve: number;
 }
 
-export function createJobPacer({ quota, shares }: JobPacerParts): JobPacer {
+export function createJobPacer({ quota, shares, readerReserve }: JobPacerParts): JobPacer {
+  const keptForReading = Math.floor(shares.perClient * readerReserve);
   return {
     async take(client): Promise<PacerAnswer> {
       const { pausedForSeconds } = quota.stats();
       if (pausedForSeconds > 0) return { ok: false, retryAfterSeconds: pausedForSeconds };
+      if (shares.room(client) <= keptForReading) {
+        const seconds = shares.secondsUntilRoomFor(client, keptForReading + 1);
+        return { ok: false, retryAfterSeconds: Math.max(1, seconds) };
+      }
       const share = shares.reserve(client, 1);
       if (!share.ok) return { ok: false, retryAfterSeconds: share.retryAfterSeconds };
       const window = await quota.reserveForJob(1);

@@ -60,7 +60,12 @@ function fakeTime() {
 /** A "process": its job service over the state folder, with a quota of `budget` a window. */
 function processOn(
   stateDir: string,
-  { budget = 100_000, readerReserve = 0.2, time = fakeTime() } = {},
+  {
+    budget = 100_000,
+    share = undefined as number | undefined,
+    readerReserve = 0.2,
+    time = fakeTime(),
+  } = {},
 ) {
   const db = openStateDatabase(
     join(stateDir, 'jobs.sqlite'),
@@ -70,7 +75,9 @@ function processOn(
   )!;
   // A window of 10 s, as the tests and benches set CATALOGUE_QUOTA_WINDOW.
   const quota = createQuotaGuard({ budget, windowSeconds: 10, readerReserve, now: time.now });
-  const shares = createClientShares({ perClient: budget, windowSeconds: 10, now: time.now });
+  const perClient = share ?? budget;
+  const shares = createClientShares({ perClient, windowSeconds: 10, now: time.now });
+  let leastShareLeft = perClient;
   let mostUsed = 0;
   /** Every state a job was written in, with its pages then: states that fake time rushes by. */
   const written: Array<{ state: string; pages: number; waitingUntil: number | null; at: number }> =
@@ -88,13 +95,14 @@ function processOn(
       stored.put(record);
     },
   };
-  const pacer = createJobPacer({ quota, shares });
+  const pacer = createJobPacer({ quota, shares, readerReserve });
   const service = createJobService({
     pageSource: source.pageSource,
     pacer: {
       async take(client) {
         const answer = await pacer.take(client);
         mostUsed = Math.max(mostUsed, quota.stats().usedLastHour);
+        leastShareLeft = Math.min(leastShareLeft, shares.room(client));
         return answer;
       },
     },
@@ -109,6 +117,7 @@ function processOn(
     service,
     quota,
     mostUsed: () => mostUsed,
+    leastShareLeft: () => leastShareLeft,
     written,
     async close() {
       await service.stop();
@@ -198,6 +207,20 @@ describe('a whole-list job', () => {
     expect(process.mostUsed()).toBeLessThanOrEqual(24);
     const items = JSON.parse(resultOf(dir, done)) as ListItem[];
     expect(items).toHaveLength(5000);
+    await process.close();
+  });
+
+  it('leaves the reader’s part of the client’s own share, so the person who started it can still read', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    // A share of 10 lookups a window, a fifth kept for reading: a job takes 8 a window.
+    const process = processOn(dir, { budget: 1000, share: 10, readerReserve: 0.2 });
+    const { job } = process.service.create(
+      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
+      'client-a',
+    );
+    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    expect(done.progress.pages).toBe(50);
+    expect(process.leastShareLeft()).toBeGreaterThanOrEqual(2);
     await process.close();
   });
 

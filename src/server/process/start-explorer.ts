@@ -306,6 +306,7 @@ async function assembleExplorer(
     pageSource,
     quota,
     shares,
+    readerReserve: config.jobReaderReserve,
     atOnce: config.jobsAtOnce,
     resultTtlMs: config.jobResultTtlSeconds * 1000,
     logger,
