@@ -74,6 +74,9 @@ const schema = z.object({
   WALKS_AT_ONCE: int(1, 10_000, 8),
   JOBS_AT_ONCE: int(1, 1_000, 2),
   JOB_RESULT_TTL: optionalText,
+  // How long a replica's hold on a job it runs lasts unless renewed: with Redis, a job whose
+  // replica died is taken over by another this long after (jobs/job-service.ts).
+  JOB_LEASE: optionalText,
   // Per client too, the server's renders of the app's pages that are not kept already
   // (routes/app-pages.ts): CPU, not quota, so an allowance of their own, kept by each process.
   RENDER_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 30),
@@ -183,6 +186,8 @@ export interface ServerConfig {
   jobsAtOnce: number;
   /** How long a finished job's result is kept, in seconds (JOB_RESULT_TTL; a day unless set). */
   jobResultTtlSeconds: number;
+  /** How long a runner's lease on a job lasts unless renewed, in seconds (JOB_LEASE; 15 s). */
+  jobLeaseSeconds: number;
   /** Whole-list walks at once in this process; more wait in line. */
   walksAtOnce: number;
   /** Each client's allowance of renders not kept already (routes/app-pages.ts). */
@@ -366,6 +371,7 @@ export function readServerConfig(
     walksAtOnce: e.WALKS_AT_ONCE,
     jobsAtOnce: e.JOBS_AT_ONCE,
     jobResultTtlSeconds: parseResultTtl(e),
+    jobLeaseSeconds: parseLease(e),
     renderRateLimit: {
       burst: e.RENDER_RATE_LIMIT_BURST,
       perSecond: e.RENDER_RATE_LIMIT_PER_SECOND,
@@ -426,6 +432,17 @@ function parseResultTtl(e: z.infer<typeof schema>): number {
   const parsed = parseWindowDuration(e.JOB_RESULT_TTL);
   if (typeof parsed === 'string')
     throw new ConfigError(`JOB_RESULT_TTL: ${parsed} (from 1s to 7d)`);
+  return parsed;
+}
+
+/** JOB_LEASE, a duration as the window's is written (`15s`, `1m`). */
+function parseLease(e: z.infer<typeof schema>): number {
+  if (e.JOB_LEASE === undefined) return 15;
+  const parsed = parseWindowDuration(e.JOB_LEASE);
+  if (typeof parsed === 'string' || parsed > 600)
+    throw new ConfigError(
+      `JOB_LEASE: ${typeof parsed === 'string' ? parsed : 'too long'} (from 1s to 10m)`,
+    );
   return parsed;
 }
 
@@ -532,6 +549,7 @@ export function describeConfig(config: ServerConfig): Record<string, unknown> {
     walksAtOnce: config.walksAtOnce,
     jobsAtOnce: config.jobsAtOnce,
     jobResultTtlSeconds: config.jobResultTtlSeconds,
+    jobLeaseSeconds: config.jobLeaseSeconds,
     renderRateLimit: config.renderRateLimit,
     firstPaintWaitMs: config.firstPaintWaitMs,
     cacheMaxBytes: config.cacheMaxBytes,

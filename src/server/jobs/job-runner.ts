@@ -5,8 +5,8 @@ import { paidBy } from '../quota/prepaid-calls.ts';
 import type { Reservation } from '../quota/quota-guard.ts';
 import { exportWriter } from '../whole-list/export-formats.ts';
 import { createSummaryFold } from '../whole-list/list-summary.ts';
-import type { JobFiles } from './job-files.ts';
-import type { JobRecord, JobRecords } from './job-records.ts';
+import type { JobRecord } from './job-records.ts';
+import type { JobStore } from './job-store.ts';
 
 // One job's walk of its list, from where its record says it is to the end, a page at a time
 // (spec §2.6: each page's continuation names the next):
@@ -16,8 +16,10 @@ import type { JobRecord, JobRecords } from './job-records.ts';
 //   client's allowance, and never takes what is kept for people reading pages; a page the cache
 //   holds spends nothing and its lookup goes back;
 // - when the pacer has no room the job waits, saying until when, and goes on by itself;
-// - its rows are appended to the part file, then the record notes the page, so a restart cuts
-//   the file back and goes on from the last page noted (job-records.ts);
+// - its rows are appended to the part file and the record notes the page in one step, so a
+//   restart cuts the file back and goes on from the last page noted (job-records.ts);
+// - every write names the runner, and the store refuses it once the job's lease has gone to
+//   another runner or the job was cancelled (job-store.ts): the walk then stops where it is;
 // - an upstream that says to wait (429, 503) is waited for; any other failure ends the job
 //   with its problem.
 // An export's file is the synchronous export's format (whole-list/export-formats.ts); a
@@ -34,8 +36,7 @@ export interface JobPacer {
 export interface JobRunParts {
   pageSource: Pick<PageSource, 'get'>;
   pacer: JobPacer;
-  records: JobRecords;
-  files: JobFiles;
+  store: JobStore;
   /** How long a finished result is kept. */
   resultTtlMs: number;
   now?: () => number;
@@ -82,36 +83,45 @@ export const defaultSleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
-/** Runs `record`'s job until it ends or `signal` aborts (a stop, a cancel); the record as left. */
+/**
+ * Runs `record`'s job as `owner` (the holder of its lease) until it ends, `signal` aborts (a
+ * stop, a lost lease) or the store refuses a write (cancelled, taken over); the record as left.
+ */
 export async function runJob(
   start: JobRecord,
+  owner: string,
   parts: JobRunParts,
   signal: AbortSignal,
 ): Promise<JobRecord> {
-  const { pageSource, pacer, records, files, now = Date.now, sleep = defaultSleep } = parts;
+  const { pageSource, pacer, store, now = Date.now, sleep = defaultSleep } = parts;
   let record: JobRecord = { ...start };
-  const save = (change: Partial<JobRecord>) => {
-    record = { ...record, ...change, updatedAt: now() };
-    // A job cancelled meanwhile stays cancelled, whatever its walk was doing.
-    if (records.get(record.id)?.state === 'cancelled') return;
-    records.put(record);
+  let held = true;
+  const change = (update: Partial<JobRecord>) => {
+    record = { ...record, ...update, updatedAt: now() };
+    return record;
+  };
+  const save = async (update: Partial<JobRecord>) => {
+    held &&= await store.save(owner, change(update));
+    return held;
+  };
+  const wait = async (seconds: number) => {
+    const ms = Math.max(1, seconds) * 1000;
+    if (!(await save({ state: 'waiting', waitingUntil: now() + ms }))) return;
+    await sleep(ms, signal);
+    if (!signal.aborted) await save({ state: 'running', waitingUntil: null });
   };
   const writer = rowsWriter(record);
   const endpoint = record.request.list;
   const { id } = record.request;
   // Whatever was written past the last page noted is cut: that page is read again.
-  await files.cut(record.id, record.bytes);
-  save({ state: 'running', waitingUntil: null });
+  held = await store.resume(owner, change({ state: 'running', waitingUntil: null }));
 
-  while (!signal.aborted) {
+  while (held && !signal.aborted) {
     const first = record.pages === 0;
     if (!first && record.next === null) break;
     const paid = await pacer.take(record.client);
     if (!paid.ok) {
-      const wait = Math.max(1, paid.retryAfterSeconds) * 1000;
-      save({ state: 'waiting', waitingUntil: now() + wait });
-      await sleep(wait, signal);
-      if (!signal.aborted) save({ state: 'running', waitingUntil: null });
+      await wait(paid.retryAfterSeconds);
       continue;
     }
     const answer = await paidBy(paid.reservation, () =>
@@ -123,49 +133,54 @@ export async function runJob(
     if (signal.aborted) break;
     if (answer.kind === 'problem') {
       if (answer.status === 429 || answer.status === 503) {
-        const wait = Math.max(1, answer.retryAfterSeconds ?? 5) * 1000;
-        save({ state: 'waiting', waitingUntil: now() + wait });
-        await sleep(wait, signal);
-        if (!signal.aborted) save({ state: 'running', waitingUntil: null });
+        await wait(answer.retryAfterSeconds ?? 5);
         continue;
       }
-      save({
+      // A failed job's record says why for as long as a result would be kept.
+      await save({
         state: 'failed',
         problem: problem(answer.code, answer.detail, { status: answer.status }),
+        expiresAt: now() + parts.resultTtlMs,
       });
       return record;
     }
     const data = (answer.data ?? JSON.parse(answer.page.body.toString('utf8'))) as AnyPageData;
     const text = (first ? writer.head : '') + writer.items(data.items, record.items === 0);
-    await files.append(record.id, text);
-    save({
-      pages: record.pages + 1,
-      items: record.items + data.items.length,
-      lookups: record.lookups + (answer.cache === 'miss' ? 1 : 0),
-      totalItems: first ? (data.info?.totalItems ?? null) : record.totalItems,
-      next: data.continuation,
-      bytes: record.bytes + Buffer.byteLength(text),
-    });
+    held = await store.commitPage(
+      owner,
+      change({
+        pages: record.pages + 1,
+        items: record.items + data.items.length,
+        lookups: record.lookups + (answer.cache === 'miss' ? 1 : 0),
+        totalItems: first ? (data.info?.totalItems ?? null) : record.totalItems,
+        next: data.continuation,
+        bytes: record.bytes + Buffer.byteLength(text),
+      }),
+      text,
+    );
     if (data.continuation === null) break;
   }
-  if (signal.aborted) return record;
+  if (!held || signal.aborted) return record;
 
-  if (record.request.kind === 'summary') await writeSummary(record, files);
-  else {
-    await files.append(record.id, writer.tail);
-    await files.finish(record.id);
-  }
-  const bytes = (await files.resultSize(record.id)) ?? 0;
-  save({ state: 'done', bytes, expiresAt: now() + parts.resultTtlMs, waitingUntil: null });
-  return record;
+  const done = change({
+    state: 'done',
+    expiresAt: now() + parts.resultTtlMs,
+    waitingUntil: null,
+  });
+  const ending =
+    record.request.kind === 'summary'
+      ? { replace: await summaryOf(record, store) }
+      : { tail: writer.tail };
+  await store.finish(owner, done, ending);
+  return (await store.get(record.id)) ?? done;
 }
 
 /** Folds the job's rows, kept as JSON lines, into the list's summary (constant memory a row). */
-async function writeSummary(record: JobRecord, files: JobFiles): Promise<void> {
+async function summaryOf(record: JobRecord, store: JobStore): Promise<string> {
   const fold = createSummaryFold(record.request.list);
   let batch: ListItem[] = [];
   let position = 1;
-  for await (const line of files.partLines(record.id)) {
+  for await (const line of store.partLines(record.id)) {
     batch.push(JSON.parse(line) as ListItem);
     if (batch.length === 1000) {
       fold.add(batch, position);
@@ -182,5 +197,5 @@ async function writeSummary(record: JobRecord, files: JobFiles): Promise<void> {
     pages: record.pages,
     totalItems: record.totalItems,
   });
-  await files.writeResult(record.id, `${JSON.stringify(summary)}\n`);
+  return `${JSON.stringify(summary)}\n`;
 }

@@ -16,6 +16,7 @@ import { jobFiles } from './job-files.ts';
 import { createJobPacer } from './job-pacer.ts';
 import { JOB_RECORDS_SCHEMA, sqliteJobRecords } from './job-records.ts';
 import { createJobService, type JobService } from './job-service.ts';
+import { localJobStore } from './job-store.ts';
 
 // Jobs over the real embedded catalogue (over HTTP, its calls counted by the fixture's proxy),
 // with their records in an SQLite state file and their rows on disk: a whole list exported
@@ -106,10 +107,10 @@ function processOn(
         return answer;
       },
     },
-    records,
-    files: jobFiles(join(stateDir, 'jobs')),
+    store: localJobStore(records, jobFiles(join(stateDir, 'jobs'))),
     resultTtlMs: 3_600_000,
     atOnce: 2,
+    leaseMs: 15_000,
     now: time.now,
     sleep: time.sleep,
   });
@@ -129,7 +130,7 @@ function processOn(
 async function until(service: JobService, id: string, done: (job: Job) => boolean, ms = 60_000) {
   const deadline = Date.now() + ms;
   for (;;) {
-    const job = service.get(id)!;
+    const job = (await service.get(id))!;
     if (done(job)) return job;
     if (Date.now() > deadline)
       throw new Error(`job still ${job.state}: ${JSON.stringify(job.progress)}`);
@@ -150,7 +151,7 @@ describe('a whole-list job', () => {
   it('exports the 5,000-item playlist to CSV exactly, each page read once', async () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
     const process = processOn(dir);
-    const { job, created } = process.service.create(
+    const { job, created } = await process.service.create(
       { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export', format: 'csv' },
       'client-a',
     );
@@ -169,7 +170,7 @@ describe('a whole-list job', () => {
   it('stopped part way (a page written but not noted), the next process goes on from the last page noted', async () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
     const first = processOn(dir);
-    const { job } = first.service.create(
+    const { job } = await first.service.create(
       { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export', format: 'csv' },
       'client-a',
     );
@@ -191,7 +192,7 @@ describe('a whole-list job', () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
     // 30 lookups a window, a fifth kept for readers: a job spends 24 a window, then waits.
     const process = processOn(dir, { budget: 30, readerReserve: 0.2 });
-    const { job } = process.service.create(
+    const { job } = await process.service.create(
       { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'load-all' },
       'client-a',
     );
@@ -214,7 +215,7 @@ describe('a whole-list job', () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
     // A share of 10 lookups a window, a fifth kept for reading: a job takes 8 a window.
     const process = processOn(dir, { budget: 1000, share: 10, readerReserve: 0.2 });
-    const { job } = process.service.create(
+    const { job } = await process.service.create(
       { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
       'client-a',
     );
@@ -233,25 +234,25 @@ describe('a whole-list job', () => {
       kind: 'export',
       format: 'json',
     } as const;
-    const a = process.service.create(request, 'client-a');
-    const again = process.service.create(request, 'client-a');
-    const other = process.service.create(request, 'client-b');
+    const a = await process.service.create(request, 'client-a');
+    const again = await process.service.create(request, 'client-a');
+    const other = await process.service.create(request, 'client-b');
     expect(again).toMatchObject({ created: false, job: { id: a.job.id } });
     expect(other.job.id).not.toBe(a.job.id);
-    const cancelled = process.service.cancel(a.job.id)!;
+    const cancelled = (await process.service.cancel(a.job.id))!;
     expect(cancelled.state).toBe('cancelled');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(process.service.get(a.job.id)!.state).toBe('cancelled');
+    expect((await process.service.get(a.job.id))!.state).toBe('cancelled');
     // Asked for again after a cancel: a new job.
-    expect(process.service.create(request, 'client-a').job.id).not.toBe(a.job.id);
-    expect(process.service.get('AAAAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
+    expect((await process.service.create(request, 'client-a')).job.id).not.toBe(a.job.id);
+    expect(await process.service.get('AAAAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
     await process.close();
   });
 
   it('summarises the big channel’s 10,000 videos as the synchronous summary does', async () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
     const process = processOn(dir);
-    const { job } = process.service.create(
+    const { job } = await process.service.create(
       { list: 'channel-videos', id: FIXTURE_IDS.bigChannel, kind: 'summary' },
       'client-a',
     );

@@ -1,29 +1,40 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isFinished, jobResultPath, type Job, type JobRequest } from '../../shared/jobs.ts';
 import { EXPORT_TYPES, PLAYLIST_PAGE_SIZE } from '../../shared/whole-list.ts';
-import type { JobFiles } from './job-files.ts';
-import type { JobRecord, JobRecords } from './job-records.ts';
+import type { JobRecord } from './job-records.ts';
 import { runJob, type JobRunParts } from './job-runner.ts';
+import type { JobStore } from './job-store.ts';
 
-// The jobs of one process: created (or found again: the same list, kind, format and client
-// give the same job), run a few at a time in the order they came, cancelled, read, and their
-// results dropped once kept long enough. At start, every job a previous process left
-// unfinished is taken up again where its record says it was.
+// The jobs as this process sees them: created (or found again: the same list, kind, format and
+// client give the same job), read, cancelled, and run a few at a time, oldest first. Running is
+// by lease (job-store.ts): every few seconds, and whenever a job is asked for or one ends, the
+// process claims unfinished jobs nobody holds, up to its number at once, and renews each lease
+// while the job runs. So a job a previous process left unfinished is taken up again where its
+// record says it was (at once here: a lease held only in memory died with its process), and
+// with replicas, a job whose runner died is taken over by another once the lease lapses.
 
-export interface JobServiceOptions extends Omit<JobRunParts, 'records' | 'files'> {
-  records: JobRecords;
-  files: JobFiles;
-  /** Jobs that run at once; the rest wait their turn. */
+export interface JobServiceOptions extends Omit<JobRunParts, 'store'> {
+  store: JobStore;
+  /** Jobs this process runs at once; the rest wait their turn. */
   atOnce: number;
+  /** How long a runner's lease lasts unless renewed (every third of it). */
+  leaseMs: number;
+  /** Told of a store that could not be reached (Redis down): the jobs wait for it. */
+  onStoreError?: (error: unknown) => void;
 }
 
 export interface JobService {
-  create(request: JobRequest, client: string): { job: Job; created: boolean };
-  get(id: string): Job | undefined;
-  cancel(id: string): Job | undefined;
+  create(request: JobRequest, client: string): Promise<{ job: Job; created: boolean }>;
+  get(id: string): Promise<Job | undefined>;
+  cancel(id: string): Promise<Job | undefined>;
   /** The record of a done job whose result is still kept. */
-  result(id: string): JobRecord | undefined;
-  /** Stops running jobs (they stay unfinished on disk, to be taken up by the next process). */
+  result(id: string): Promise<JobRecord | undefined>;
+  /** Jobs this process is running now. */
+  runningHere(): number;
+  /**
+   * Stops running jobs and lets their leases go (they stay unfinished, to be taken up by the
+   * next process, or at once by another replica).
+   */
   stop(): Promise<void>;
 }
 
@@ -43,9 +54,10 @@ export function resultType(record: JobRecord): string {
 }
 
 export function createJobService(options: JobServiceOptions): JobService {
-  const { records, files, atOnce, now = Date.now } = options;
+  const { store, atOnce, leaseMs, now = Date.now, onStoreError = () => {} } = options;
+  /** This process's name on the leases it holds. */
+  const owner = randomUUID();
   const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
-  const queue: string[] = [];
   let stopped = false;
 
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -92,69 +104,93 @@ export function createJobService(options: JobServiceOptions): JobService {
         : null,
   });
 
-  const pump = () => {
-    while (!stopped && running.size < atOnce && queue.length > 0) {
-      const id = queue.shift()!;
-      const record = records.get(id);
-      if (record === undefined || isFinished(record.state)) continue;
-      const controller = new AbortController();
-      const done = runJob(record, { ...options, records, files }, controller.signal)
-        .catch((error: unknown) => {
-          const current = records.get(id);
-          if (current && !isFinished(current.state))
-            records.put({
-              ...current,
-              state: 'failed',
-              updatedAt: now(),
-              problem: {
-                type: 'about:blank',
-                title: 'Internal Server Error',
-                status: 500,
-                code: 'internal_error',
-                detail: `The job could not go on: ${String(error)}`,
-              },
-            });
-        })
-        .finally(() => {
-          running.delete(id);
-          pump();
-        });
-      running.set(id, { controller, done });
-    }
+  /** A job that threw (not one that failed upstream): said failed, if the store can be reached. */
+  const failed = async (id: string, error: unknown) => {
+    const current = await store.get(id);
+    if (current === undefined || isFinished(current.state)) return;
+    await store.save(owner, {
+      ...current,
+      state: 'failed',
+      updatedAt: now(),
+      expiresAt: now() + options.resultTtlMs,
+      problem: {
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        code: 'internal_error',
+        detail: `The job could not go on: ${String(error)}`,
+      },
+    });
   };
 
-  const sweep = () => {
-    for (const record of records.all())
-      if (record.expiresAt !== null && record.expiresAt <= now()) {
-        records.remove(record.id);
-        void files.remove(record.id);
+  const run = (record: JobRecord) => {
+    const { id } = record;
+    const controller = new AbortController();
+    // The lease is kept while the job runs; once it is someone else's (taken over after a
+    // pause longer than the lease, or the job cancelled elsewhere) the walk stops here.
+    const renewal = setInterval(() => {
+      store.renew(id, owner, leaseMs).then((kept) => kept || controller.abort(), onStoreError);
+    }, leaseMs / 3);
+    const done = runJob(record, owner, { ...options, store }, controller.signal)
+      .catch((error: unknown) => failed(id, error).catch(onStoreError))
+      .finally(async () => {
+        clearInterval(renewal);
+        running.delete(id);
+        await store.release(id, owner).catch(onStoreError);
+        schedule();
+      });
+    running.set(id, { controller, done });
+  };
+
+  /** Claims what this process has room for, oldest first. */
+  const fill = async () => {
+    if (stopped || running.size >= atOnce) return;
+    for (const id of await store.unfinished()) {
+      if (stopped || running.size >= atOnce) break;
+      if (running.has(id) || !(await store.claim(id, owner, leaseMs))) continue;
+      const record = await store.get(id);
+      if (record === undefined || isFinished(record.state) || stopped) {
+        await store.release(id, owner);
+        continue;
       }
+      run(record);
+    }
   };
 
-  // Taken up again: what a previous process left unfinished, in the order it was asked for.
-  sweep();
-  for (const record of records.all().sort((a, b) => a.createdAt - b.createdAt))
-    if (!isFinished(record.state)) {
-      records.put({ ...record, state: 'queued', waitingUntil: null });
-      queue.push(record.id);
+  // One fill at a time; a call while one runs asks for another after it.
+  let filling: Promise<void> | null = null;
+  let again = false;
+  const schedule = () => {
+    if (stopped) return;
+    if (filling !== null) {
+      again = true;
+      return;
     }
-  pump();
-  const sweeper = setInterval(sweep, 60_000);
+    filling = (async () => {
+      do {
+        again = false;
+        await fill().catch(onStoreError);
+      } while (again && !stopped);
+    })().finally(() => {
+      filling = null;
+    });
+  };
+
+  const sweep = () => store.sweep(now()).catch(onStoreError);
+
+  void sweep().then(schedule);
+  // Often enough that a job whose runner died is taken over soon after its lease lapses.
+  const scanner = setInterval(schedule, Math.max(250, leaseMs / 4));
+  scanner.unref();
+  const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();
 
   return {
-    create(request, client) {
-      sweep();
-      const key = keyOf(request, client);
-      const known = records.byKey(key);
-      // A cancelled or failed job is not the one asked for again: a new one is made.
-      if (known && (known.state === 'done' || !isFinished(known.state)))
-        return { job: view(known), created: false };
-      if (known) records.remove(known.id);
+    async create(request, client) {
       const at = now();
-      const record: JobRecord = {
+      const answer = await store.create({
         id: newId(),
-        key,
+        key: keyOf(request, client),
         client,
         request,
         state: 'queued',
@@ -169,38 +205,32 @@ export function createJobService(options: JobServiceOptions): JobService {
         waitingUntil: null,
         problem: null,
         expiresAt: null,
-      };
-      records.put(record);
-      queue.push(record.id);
-      pump();
-      return { job: view(records.get(record.id) ?? record), created: true };
+      });
+      if (answer.created) schedule();
+      return { job: view(answer.record), created: answer.created };
     },
-    get(id) {
-      const record = records.get(id);
+    async get(id) {
+      const record = await store.get(id);
       return record === undefined ? undefined : view(record);
     },
-    cancel(id) {
-      const record = records.get(id);
-      if (record === undefined) return undefined;
-      if (!isFinished(record.state)) {
-        running.get(id)?.controller.abort();
-        const index = queue.indexOf(id);
-        if (index >= 0) queue.splice(index, 1);
-        records.put({ ...record, state: 'cancelled', waitingUntil: null, updatedAt: now() });
-        void files.remove(id);
-      }
-      return view(records.get(id)!);
+    async cancel(id) {
+      const record = await store.cancel(id, now());
+      running.get(id)?.controller.abort();
+      return record === undefined ? undefined : view(record);
     },
-    result(id) {
-      const record = records.get(id);
+    async result(id) {
+      const record = await store.get(id);
       return record?.state === 'done' && record.expiresAt !== null && record.expiresAt > now()
         ? record
         : undefined;
     },
+    runningHere: () => running.size,
     async stop() {
       stopped = true;
+      clearInterval(scanner);
       clearInterval(sweeper);
       for (const { controller } of running.values()) controller.abort();
+      await filling;
       await Promise.all([...running.values()].map(({ done }) => done));
     },
   };

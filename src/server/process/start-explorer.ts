@@ -23,7 +23,7 @@ import {
   meteredUpstream,
 } from '../observability/metered-parts.ts';
 import { createMetrics, type ExplorerMetrics } from '../observability/metrics.ts';
-import { createSharedState } from '../shared-state/shared-state.ts';
+import { createSharedState, type SharedState } from '../shared-state/shared-state.ts';
 import { createLocalState, type DeploymentState } from '../shared-state/deployment-state.ts';
 import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
@@ -302,6 +302,10 @@ async function assembleExplorer(
   // (jobs/job-pacer.ts), and kept in STATE_DIR, where a restart takes them up again.
   const jobs = buildJobs({
     stateDir: config.stateDir,
+    redis:
+      'connection' in state && config.redis !== null
+        ? { connection: (state as SharedState).connection, keyPrefix: config.redis.keyPrefix }
+        : null,
     scope,
     pageSource,
     quota,
@@ -309,6 +313,7 @@ async function assembleExplorer(
     readerReserve: config.jobReaderReserve,
     atOnce: config.jobsAtOnce,
     resultTtlMs: config.jobResultTtlSeconds * 1000,
+    leaseMs: config.jobLeaseSeconds * 1000,
     logger,
   });
   let stopping = false;
@@ -340,7 +345,7 @@ async function assembleExplorer(
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
     wholeList: { quota, shares, channelTitles, walks, stallMs: config.http.idleMs },
     clientAllowance: config.clientRateLimit,
-    jobs: { jobs: jobs.service, files: jobs.files },
+    jobs: { jobs: jobs.service, store: jobs.store },
   });
   const served = explorerListener(
     app,

@@ -1,13 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import type { Handler } from 'hono';
 import { JOB_ID_PATTERN, jobPath, jobRequestSchema, type JobRequest } from '../../shared/jobs.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { JSON_TYPE, problemResponse, respond } from '../http/responses.ts';
 import { attachmentHeader } from '../whole-list/export-formats.ts';
-import type { JobFiles } from '../jobs/job-files.ts';
 import { resultType, type JobService } from '../jobs/job-service.ts';
+import type { JobStore } from '../jobs/job-store.ts';
 
 // The jobs' HTTP routes (shared/jobs.ts says what a job is): create or find again, read,
 // cancel, and the result, served from its file with a validator and byte ranges so that a
@@ -15,7 +13,7 @@ import { resultType, type JobService } from '../jobs/job-service.ts';
 
 export interface JobRouteOptions {
   jobs: JobService;
-  files: JobFiles;
+  store: Pick<JobStore, 'resultSize' | 'readResult'>;
   trustProxy: boolean;
 }
 
@@ -24,10 +22,29 @@ const MAX_BODY_BYTES = 4096;
 
 const NOT_STORED = { 'Cache-Control': 'no-store' };
 
+/**
+ * The handler, answering 503 while the jobs' store cannot be reached (Redis down, with
+ * replicas): the jobs themselves wait for it and go on.
+ */
+function storeBound(name: string, handler: Handler<AppEnv>): Handler<AppEnv> {
+  return async (c, next) => {
+    c.get('log').route = name;
+    try {
+      return await handler(c, next);
+    } catch {
+      return problemResponse(
+        'shared_state_unavailable',
+        'The jobs are kept in the deployment’s shared store, which does not answer now; ask again in a few seconds.',
+        { instance: c.req.path, retryAfterSeconds: 5 },
+      );
+    }
+  };
+}
+
 /** The job the path names, or the problem to answer. */
-function named(c: Parameters<Handler<AppEnv>>[0], jobs: JobService) {
+async function named(c: Parameters<Handler<AppEnv>>[0], jobs: JobService) {
   const id = c.req.param('job') ?? '';
-  const job = JOB_ID_PATTERN.test(id) ? jobs.get(id) : undefined;
+  const job = JOB_ID_PATTERN.test(id) ? await jobs.get(id) : undefined;
   return job === undefined
     ? {
         ok: false as const,
@@ -57,8 +74,7 @@ async function boundedText(request: Request, max: number): Promise<string | null
 }
 
 export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv> {
-  return async (c) => {
-    c.get('log').route = 'job-create';
+  return storeBound('job-create', async (c) => {
     const instance = c.req.path;
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/json\b/i.test(type))
@@ -89,32 +105,30 @@ export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv
         { instance },
       );
     const request: JobRequest = parsed.data;
-    const { job, created } = jobs.create(request, clientAddress(c, trustProxy));
+    const { job, created } = await jobs.create(request, clientAddress(c, trustProxy));
     return respond(created ? 202 : 200, JSON.stringify(job), {
       'Content-Type': JSON_TYPE,
       Location: jobPath(job.id),
       ...NOT_STORED,
     });
-  };
+  });
 }
 
 export function readJob({ jobs }: JobRouteOptions): Handler<AppEnv> {
-  return (c) => {
-    c.get('log').route = 'job';
-    const found = named(c, jobs);
+  return storeBound('job', async (c) => {
+    const found = await named(c, jobs);
     if (!found.ok) return found.response;
     return respond(200, JSON.stringify(found.job), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
-  };
+  });
 }
 
 export function cancelJob({ jobs }: JobRouteOptions): Handler<AppEnv> {
-  return (c) => {
-    c.get('log').route = 'job-cancel';
-    const found = named(c, jobs);
+  return storeBound('job-cancel', async (c) => {
+    const found = await named(c, jobs);
     if (!found.ok) return found.response;
-    const job = jobs.cancel(found.job.id)!;
+    const job = (await jobs.cancel(found.job.id)) ?? found.job;
     return respond(200, JSON.stringify(job), { 'Content-Type': JSON_TYPE, ...NOT_STORED });
-  };
+  });
 }
 
 /** A single byte range of `size` (RFC 9110 §14.1.2); null: none asked, or not one we serve. */
@@ -136,14 +150,13 @@ function byteRange(
   return { start, end };
 }
 
-export function jobResult({ jobs, files }: JobRouteOptions): Handler<AppEnv> {
-  return async (c) => {
-    c.get('log').route = 'job-result';
+export function jobResult({ jobs, store }: JobRouteOptions): Handler<AppEnv> {
+  return storeBound('job-result', async (c) => {
     const instance = c.req.path;
-    const found = named(c, jobs);
+    const found = await named(c, jobs);
     if (!found.ok) return found.response;
-    const record = jobs.result(found.job.id);
-    const size = record ? await files.resultSize(record.id) : null;
+    const record = await jobs.result(found.job.id);
+    const size = record ? await store.resultSize(record.id) : null;
     if (record === undefined || size === null)
       return problemResponse(
         'job_not_done',
@@ -182,11 +195,7 @@ export function jobResult({ jobs, files }: JobRouteOptions): Handler<AppEnv> {
     const { start, end } = range ?? { start: 0, end: size - 1 };
     const length = size === 0 ? 0 : end - start + 1;
     const body =
-      c.req.method === 'HEAD' || length === 0
-        ? null
-        : (Readable.toWeb(
-            createReadStream(files.resultPath(record.id), { start, end }),
-          ) as ReadableStream<Uint8Array>);
+      c.req.method === 'HEAD' || length === 0 ? null : store.readResult(record.id, start, end);
     return new Response(body, {
       status: range ? 206 : 200,
       headers: {
@@ -195,7 +204,7 @@ export function jobResult({ jobs, files }: JobRouteOptions): Handler<AppEnv> {
         ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
       },
     });
-  };
+  });
 }
 
 /** The security headers every answer carries (http/responses.ts), on a streamed one too. */
