@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +40,7 @@ export function buildJobs(options: {
   atOnce: number;
   resultTtlMs: number;
   leaseMs: number;
-  logger: StateLogger;
+  logger: StateLogger & Pick<Logger, 'info'>;
 }): BuiltJobs {
   const { stateDir, redis, logger } = options;
   const db =
@@ -68,6 +69,11 @@ export function buildJobs(options: {
     atOnce: options.atOnce,
     resultTtlMs: options.resultTtlMs,
     leaseMs: options.leaseMs,
+    // A job's runs, in the log: which replica ran it, and from which page (a resumed or taken
+    // over job starts past 0).
+    onRun({ job, pages, running }) {
+      logger.info({ job, pages }, running ? 'job taken up' : 'job let go');
+    },
     // Said once a spell: the jobs wait for the store and go on when it answers again.
     onStoreError(error) {
       if (storeDown) return;

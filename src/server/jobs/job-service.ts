@@ -21,6 +21,8 @@ export interface JobServiceOptions extends Omit<JobRunParts, 'store'> {
   leaseMs: number;
   /** Told of a store that could not be reached (Redis down): the jobs wait for it. */
   onStoreError?: (error: unknown) => void;
+  /** Told when this process takes a job up (new, resumed or taken over) and lets it go. */
+  onRun?: (event: { job: string; pages: number; running: boolean }) => void;
 }
 
 export interface JobService {
@@ -54,7 +56,7 @@ export function resultType(record: JobRecord): string {
 }
 
 export function createJobService(options: JobServiceOptions): JobService {
-  const { store, atOnce, leaseMs, now = Date.now, onStoreError = () => {} } = options;
+  const { store, atOnce, leaseMs, now = Date.now, onStoreError = () => {}, onRun } = options;
   /** This process's name on the leases it holds. */
   const owner = randomUUID();
   const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
@@ -131,7 +133,9 @@ export function createJobService(options: JobServiceOptions): JobService {
     const renewal = setInterval(() => {
       store.renew(id, owner, leaseMs).then((kept) => kept || controller.abort(), onStoreError);
     }, leaseMs / 3);
+    onRun?.({ job: id, pages: record.pages, running: true });
     const done = runJob(record, owner, { ...options, store }, controller.signal)
+      .then((left) => onRun?.({ job: id, pages: left.pages, running: false }))
       .catch((error: unknown) => failed(id, error).catch(onStoreError))
       .finally(async () => {
         clearInterval(renewal);

@@ -1,70 +1,78 @@
-import { StringDecoder } from 'node:string_decoder';
 import type { JobRecord } from '../jobs/job-records.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import { luaScript, type RedisConnection } from './redis-connection.ts';
 
 // Jobs shared by replicas (jobs/job-store.ts is the port): any replica answers about any job,
 // and one at a time runs it. Under `{prefix}jobs:{scope}:`
-//   job:{id}     the record, as JSON
-//   key:{key}    the job asked for under a key (the same list, kind, format and client)
-//   open         the unfinished jobs, a sorted set scored by when each was asked for
-//   lease:{id}   the runner's name, lapsing unless renewed
-//   part:{id}    the rows so far, appended a page at a time
-//   result:{id}  the file, once done
+//   job:{id}      the record, as JSON
+//   key:{key}     the job asked for under a key (the same list, kind, format and client)
+//   open          the unfinished jobs, a sorted set scored by when each was asked for
+//   lease:{id}    the runner's name, lapsing unless renewed
+//   part:{id}     the rows so far, a list with a page's rows in each element, and
+//   ends:{id}     where each element ends in the file (a sorted set: element → end byte)
+//   result:{id}, result-ends:{id}, size:{id}   the same, once done, and its size
+// The rows are kept a page to an element, not in one string: a result of any size (the
+// 300,000-video channel's CSV is 250 MB, half of a Redis string's limit), read a piece at a time
+// from any byte (Range) by finding its element in `ends`, so no replica holds a file whole.
 // Each runner's write is a script that first checks the lease is still the runner's, so it is
 // atomic with that check: a runner that lost its lease (it paused longer than the lease and was
 // taken over, or the job was cancelled, which drops the lease) writes nothing more. A page's
 // rows and the record that notes the page go in one step, so a takeover cuts the part back to
-// exactly the whole pages its record counts (`bytes`) and reads on from `next`. Finished jobs
-// (and their results) lapse by themselves after the kept time. The rows stay in Redis, not in a
-// replica: a replica reads a result a piece at a time, so none holds a file whole.
+// exactly the pages its record counts (`bytes`) and reads on from `next`. Finished jobs (and
+// their results) lapse by themselves after the kept time.
 
-/** How much of a part or a result one command reads. */
-const PIECE_BYTES = 256 * 1024;
+/** Elements read by one command. */
+const ELEMENTS_A_READ = 16;
 
 const FENCE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 `;
 
-/** KEYS: lease, job, open, key index, part. ARGV: owner, record, id, kept ms (0: unfinished). */
+/** KEYS: lease, job, open, key index, part, ends. ARGV: owner, record, id, kept ms (0: unfinished). */
 const SAVE = `${FENCE}redis.call('SET', KEYS[2], ARGV[2])
 if tonumber(ARGV[4]) > 0 then
   redis.call('ZREM', KEYS[3], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[4])
   redis.call('PEXPIRE', KEYS[4], ARGV[4])
-  redis.call('DEL', KEYS[5], KEYS[1])
+  redis.call('DEL', KEYS[5], KEYS[6], KEYS[1])
 end
 return 1`;
 
-/** KEYS: lease, job, part. ARGV: owner, record, rows. */
-const COMMIT = `${FENCE}redis.call('APPEND', KEYS[3], ARGV[3])
+/** KEYS: lease, job, part, ends. ARGV: owner, record, rows, end byte. */
+const COMMIT = `${FENCE}local element = redis.call('RPUSH', KEYS[3], ARGV[3]) - 1
+redis.call('ZADD', KEYS[4], ARGV[4], element)
 redis.call('SET', KEYS[2], ARGV[2])
 return 1`;
 
-/** KEYS: lease, job, part. ARGV: owner, record, bytes of whole pages. */
-const RESUME = `${FENCE}local keep = tonumber(ARGV[3])
-if redis.call('STRLEN', KEYS[3]) > keep then
-  if keep == 0 then redis.call('DEL', KEYS[3])
-  else redis.call('SET', KEYS[3], redis.call('GETRANGE', KEYS[3], 0, keep - 1)) end
+/** KEYS: lease, job, part, ends. ARGV: owner, record, bytes of whole pages. */
+const RESUME = `${FENCE}local keep = redis.call('ZCOUNT', KEYS[4], '-inf', ARGV[3])
+if keep == 0 then redis.call('DEL', KEYS[3], KEYS[4])
+else
+  redis.call('LTRIM', KEYS[3], 0, keep - 1)
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '(' .. ARGV[3], '+inf')
 end
 redis.call('SET', KEYS[2], ARGV[2])
 return 1`;
 
 /**
- * KEYS: lease, job, part, result, open, key index.
- * ARGV: owner, record, text, 'tail' | 'replace', id, kept ms.
+ * KEYS: lease, job, part, ends, result, result ends, size, open, key index.
+ * ARGV: owner, record, text, 'tail' | 'replace', id, kept ms, bytes before the text, bytes after.
  */
-const FINISH = `${FENCE}if ARGV[4] == 'replace' then
-  redis.call('SET', KEYS[4], ARGV[3])
-  redis.call('DEL', KEYS[3])
-else
-  redis.call('APPEND', KEYS[3], ARGV[3])
-  redis.call('RENAME', KEYS[3], KEYS[4])
+const FINISH = `${FENCE}if ARGV[4] == 'replace' then redis.call('DEL', KEYS[3], KEYS[4]) end
+if ARGV[3] ~= '' then
+  local element = redis.call('RPUSH', KEYS[3], ARGV[3]) - 1
+  redis.call('ZADD', KEYS[4], ARGV[8], element)
 end
-redis.call('SET', KEYS[2], ARGV[2])
-redis.call('ZREM', KEYS[5], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
-redis.call('PEXPIRE', KEYS[4], ARGV[6])
+redis.call('DEL', KEYS[5], KEYS[6])
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  redis.call('RENAME', KEYS[3], KEYS[5])
+  redis.call('RENAME', KEYS[4], KEYS[6])
+end
+redis.call('SET', KEYS[7], ARGV[8], 'PX', ARGV[6])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[6])
+redis.call('ZREM', KEYS[8], ARGV[5])
+redis.call('PEXPIRE', KEYS[5], ARGV[6])
 redis.call('PEXPIRE', KEYS[6], ARGV[6])
+redis.call('PEXPIRE', KEYS[9], ARGV[6])
 redis.call('DEL', KEYS[1])
 return 1`;
 
@@ -83,17 +91,17 @@ redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
 return false`;
 
 /**
- * KEYS: job, lease, part, result, open, key index. ARGV: id, the record cancelled, kept ms.
- * 1, or the job as it is when already finished.
+ * KEYS: job, open, key index, lease, part, ends, result, result ends, size.
+ * ARGV: id, the record cancelled, kept ms. 1, or the job as it is when already finished.
  */
 const CANCEL = `local record = redis.call('GET', KEYS[1])
 if not record then return false end
 local state = cjson.decode(record).state
 if state == 'done' or state == 'failed' or state == 'cancelled' then return record end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-redis.call('ZREM', KEYS[5], ARGV[1])
+redis.call('DEL', KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
+redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-redis.call('PEXPIRE', KEYS[6], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return 1`;
 
 /** KEYS: lease. ARGV: owner, ms. */
@@ -109,10 +117,6 @@ return 1`;
 /** KEYS: lease. ARGV: owner. */
 const RELEASE = `${FENCE}redis.call('DEL', KEYS[1])
 return 1`;
-
-/** KEYS: result. The result's size, or -1 when there is none. */
-const SIZE = `if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-return redis.call('STRLEN', KEYS[1])`;
 
 export function sharedJobStore(options: {
   connection: RedisConnection;
@@ -131,20 +135,24 @@ export function sharedJobStore(options: {
     open: `${prefix}open`,
     lease: (id: string) => `${prefix}lease:${id}`,
     part: (id: string) => `${prefix}part:${id}`,
+    ends: (id: string) => `${prefix}ends:${id}`,
     result: (id: string) => `${prefix}result:${id}`,
+    resultEnds: (id: string) => `${prefix}result-ends:${id}`,
+    size: (id: string) => `${prefix}size:${id}`,
   };
+  /** Every key a job's rows are kept under. */
+  const rows = (id: string) => [k.part(id), k.ends(id), k.result(id), k.resultEnds(id), k.size(id)];
   const script = (name: string, keys: number, lua: string) =>
     luaScript(redis, `explorerJobs${name}`, keys, lua);
-  const save = script('Save', 5, SAVE);
-  const commit = script('Commit', 3, COMMIT);
-  const resume = script('Resume', 3, RESUME);
-  const finish = script('Finish', 6, FINISH);
+  const save = script('Save', 6, SAVE);
+  const commit = script('Commit', 4, COMMIT);
+  const resume = script('Resume', 4, RESUME);
+  const finish = script('Finish', 9, FINISH);
   const create = script('Create', 2, CREATE);
-  const cancel = script('Cancel', 6, CANCEL);
+  const cancel = script('Cancel', 9, CANCEL);
   const claim = script('Claim', 1, CLAIM);
   const renew = script('Renew', 1, RENEW);
   const release = script('Release', 1, RELEASE);
-  const size = script('Size', 1, SIZE);
 
   /** Every call reports a failure to the connection, so that it checks the link at once. */
   const reported = async <T>(call: Promise<T>): Promise<T> => {
@@ -160,14 +168,31 @@ export function sharedJobStore(options: {
   const kept = (record: JobRecord) =>
     record.expiresAt === null ? 0 : Math.max(1, record.expiresAt - Date.now());
 
-  /** `key`'s bytes from `start` to `end`, a piece at a time. */
-  async function* pieces(key: string, start: number, end: number): AsyncGenerator<Buffer> {
-    for (let at = start; at <= end; at += PIECE_BYTES) {
-      const piece = await reported(
-        redis.getrangeBuffer(key, at, Math.min(end, at + PIECE_BYTES - 1)),
+  /** The result's bytes from `start` to `end` (inclusive), an element at a time. */
+  async function* pieces(id: string, start: number, end: number): AsyncGenerator<Buffer> {
+    // The first element that ends after `start`, and where it begins.
+    const found = await reported(
+      redis.zrangebyscore(k.resultEnds(id), `(${start}`, '+inf', 'WITHSCORES', 'LIMIT', 0, 1),
+    );
+    if (found.length < 2) return;
+    let element = Number(found[0]);
+    let at =
+      element === 0
+        ? 0
+        : Number(await reported(redis.zscore(k.resultEnds(id), String(element - 1))));
+    while (at <= end) {
+      const batch = await reported(
+        redis.lrangeBuffer(k.result(id), element, element + ELEMENTS_A_READ - 1),
       );
-      if (piece.length === 0) return;
-      yield piece;
+      if (batch.length === 0) return;
+      for (const piece of batch) {
+        const from = Math.max(0, start - at);
+        const to = Math.min(piece.length, end + 1 - at);
+        if (to > from) yield piece.subarray(from, to);
+        at += piece.length;
+        if (at > end) return;
+      }
+      element += batch.length;
     }
   }
 
@@ -195,7 +220,7 @@ export function sharedJobStore(options: {
       };
       const answer = (await reported(
         cancel(
-          [k.job(id), k.lease(id), k.part(id), k.result(id), k.open, k.key(record.key)],
+          [k.job(id), k.open, k.key(record.key), k.lease(id), ...rows(id)],
           [id, JSON.stringify(cancelled), resultTtlMs],
         ),
       )) as string | number | null;
@@ -211,63 +236,80 @@ export function sharedJobStore(options: {
     resume: async (owner, record) =>
       (await reported(
         resume(
-          [k.lease(record.id), k.job(record.id), k.part(record.id)],
+          [k.lease(record.id), k.job(record.id), k.part(record.id), k.ends(record.id)],
           [owner, JSON.stringify(record), record.bytes],
         ),
       )) === 1,
     save: async (owner, record) =>
       (await reported(
         save(
-          [k.lease(record.id), k.job(record.id), k.open, k.key(record.key), k.part(record.id)],
+          [
+            k.lease(record.id),
+            k.job(record.id),
+            k.open,
+            k.key(record.key),
+            k.part(record.id),
+            k.ends(record.id),
+          ],
           [owner, JSON.stringify(record), record.id, record.state === 'failed' ? kept(record) : 0],
         ),
       )) === 1,
     commitPage: async (owner, record, text) =>
       (await reported(
         commit(
-          [k.lease(record.id), k.job(record.id), k.part(record.id)],
-          [owner, JSON.stringify(record), text],
+          [k.lease(record.id), k.job(record.id), k.part(record.id), k.ends(record.id)],
+          [owner, JSON.stringify(record), text, record.bytes],
         ),
       )) === 1,
     async *partLines(id) {
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
-      for await (const piece of pieces(k.part(id), 0, Number.MAX_SAFE_INTEGER)) {
-        const lines = (rest + decoder.write(piece)).split('\n');
-        rest = lines.pop()!;
-        for (const line of lines) if (line !== '') yield line;
+      // A page's rows end with their line, so every element holds whole lines.
+      for (let element = 0; ; element += ELEMENTS_A_READ) {
+        const batch = await reported(
+          redis.lrange(k.part(id), element, element + ELEMENTS_A_READ - 1),
+        );
+        for (const text of batch) for (const line of text.split('\n')) if (line !== '') yield line;
+        if (batch.length < ELEMENTS_A_READ) return;
       }
-      rest += decoder.end();
-      if (rest !== '') yield rest;
     },
     async finish(owner, record, ending) {
       const text = 'replace' in ending ? ending.replace : ending.tail;
-      const bytes =
-        'replace' in ending ? Buffer.byteLength(text) : record.bytes + Buffer.byteLength(text);
-      const done: JobRecord = { ...record, bytes };
+      const before = 'replace' in ending ? 0 : record.bytes;
+      const bytes = before + Buffer.byteLength(text);
       const { id } = record;
       return (
         (await reported(
           finish(
-            [k.lease(id), k.job(id), k.part(id), k.result(id), k.open, k.key(record.key)],
+            [
+              k.lease(id),
+              k.job(id),
+              k.part(id),
+              k.ends(id),
+              k.result(id),
+              k.resultEnds(id),
+              k.size(id),
+              k.open,
+              k.key(record.key),
+            ],
             [
               owner,
-              JSON.stringify(done),
+              JSON.stringify({ ...record, bytes }),
               text,
               'replace' in ending ? 'replace' : 'tail',
               id,
               kept(record),
+              before,
+              bytes,
             ],
           ),
         )) === 1
       );
     },
     async resultSize(id) {
-      const bytes = (await reported(size([k.result(id)], []))) as number;
-      return bytes < 0 ? null : bytes;
+      const size = await reported(redis.get(k.size(id)));
+      return size === null ? null : Number(size);
     },
     readResult(id, start, end) {
-      const source = pieces(k.result(id), start, end);
+      const source = pieces(id, start, end);
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
           try {
