@@ -60,6 +60,11 @@ export const PROBLEM_CODES = {
     meaning: 'The job has no result (yet, or any more): read the job to see where it is.',
     retryAfter: 'sometimes',
   },
+  list_too_long: {
+    status: 409,
+    meaning:
+      'The list is longer than a synchronous answer reads before it answers (its pages, its file’s size, or the time an answer may wait for its first byte), and nothing was sent: ask for it as a job (the problem’s `job` says how). The pages read so far stay in the explorer’s cache, so the job does not pay for them again.',
+  },
   range_not_satisfiable: {
     status: 416,
     meaning: 'The byte range asked for lies outside the result.',

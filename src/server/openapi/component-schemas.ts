@@ -14,6 +14,7 @@ import { oembedQuerySchema, oembedResponseSchema } from '../../shared/oembed.ts'
 import { channelIdSchema, continuationSchema, playlistIdSchema } from '../../shared/ids.ts';
 import { problemSchema } from '../../shared/problem.ts';
 import { jobRequestSchema, jobSchema } from '../../shared/jobs.ts';
+import { jobPointerSchema } from '../../shared/job-pointer.ts';
 import {
   exportedItemSchemas,
   listKindSchema,
@@ -80,6 +81,7 @@ const NAMED_SCHEMAS = {
   // jobs (jobs.ts)
   JobRequest: jobRequestSchema,
   Job: jobSchema,
+  JobPointer: jobPointerSchema,
   // the health probes (see above)
   Health: healthSchema,
 } as const;

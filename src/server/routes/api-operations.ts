@@ -31,6 +31,7 @@ import { metricsRoute } from './metrics.ts';
 import { apiReference, openApiJson } from './openapi.ts';
 import { cancelJob, createJob, jobResult, readJob, type JobRouteOptions } from './jobs.ts';
 import { JOBS_PATH } from '../../shared/jobs.ts';
+import { JOB_POINTER_CODES } from '../../shared/job-pointer.ts';
 import {
   exportRoute,
   summaryRoute,
@@ -152,7 +153,7 @@ const WALK_PROBLEMS: ProblemCode[] = [
   'shared_state_unavailable',
 ];
 /** A walk refused up front says what it would have cost, or its place in the line. */
-const WALK_COST_MEMBER = {
+const WALK_COST_MEMBER: Partial<Record<ProblemCode, Record<string, Json>>> = {
   quota_exhausted: { cost: schemaRef('WalkCost') },
   share_exhausted: {
     cost: schemaRef('WalkCost'),
@@ -162,6 +163,23 @@ const WALK_COST_MEMBER = {
     position: { type: 'integer', description: 'The place the walk had in the line.' },
   },
 };
+
+/**
+ * A refusal a job would get past carries the request that starts that job (shared/job-pointer.ts),
+ * when jobs are served; an export read before it answers also says how far it got.
+ */
+function withJobPointer(progress: boolean): Partial<Record<ProblemCode, Record<string, Json>>> {
+  return Object.fromEntries(
+    JOB_POINTER_CODES.map((code) => [
+      code,
+      {
+        ...WALK_COST_MEMBER[code],
+        job: schemaRef('JobPointer'),
+        ...(progress ? { progress: schemaRef('WalkProgress') } : {}),
+      },
+    ]),
+  );
+}
 
 const LOOKUP_SUMMARY: Record<EndpointName, string> = {
   playlist: 'One page of a playlist’s videos',
@@ -246,7 +264,12 @@ const wholeList =
   (route: (options: WholeListOptions) => ReturnType<typeof summaryRoute>) => (deps: ApiDeps) =>
     deps.wholeList === undefined
       ? undefined
-      : route({ ...deps.wholeList, pageSource: deps.pageSource, trustProxy: deps.trustProxy });
+      : route({
+          ...deps.wholeList,
+          pageSource: deps.pageSource,
+          trustProxy: deps.trustProxy,
+          jobs: deps.jobs !== undefined,
+        });
 
 const range = rangeParameterSchemas();
 
@@ -318,7 +341,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
       ...WALK_PROBLEMS,
       ...FIRST_PAGE_PROBLEMS,
     ],
-    problemMembers: WALK_COST_MEMBER,
+    problemMembers: withJobPointer(false),
     handler: wholeList(summaryRoute),
   },
   {
@@ -355,7 +378,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
       },
     },
     problems: ['invalid_id', 'unknown_parameter', ...WALK_PROBLEMS, ...FIRST_PAGE_PROBLEMS],
-    problemMembers: WALK_COST_MEMBER,
+    problemMembers: withJobPointer(false),
     handler: wholeList(walkRoute),
   },
   {
@@ -395,10 +418,11 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
       'invalid_id',
       'unknown_parameter',
       'invalid_request',
+      'list_too_long',
       ...WALK_PROBLEMS,
       ...FIRST_PAGE_PROBLEMS,
     ],
-    problemMembers: WALK_COST_MEMBER,
+    problemMembers: withJobPointer(true),
     handler: wholeList(exportRoute),
   },
   {

@@ -1,5 +1,8 @@
 import type { Context, Handler } from 'hono';
 import { endpoints } from '../../shared/endpoints.ts';
+import { JOB_POINTER_CODES, jobPointer, type JobPointer } from '../../shared/job-pointer.ts';
+import type { JobKind } from '../../shared/jobs.ts';
+import { isProblemCode, type ProblemCode } from '../../shared/problem-codes.ts';
 import {
   EXPORT_TYPES,
   exportFormats,
@@ -22,15 +25,34 @@ import type { ClientShares } from '../quota/client-shares.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
 import { attachmentHeader, exportWriter } from '../whole-list/export-formats.ts';
 import { createSummaryFold } from '../whole-list/list-summary.ts';
-import type { ListWalk, WalkedPage, WalkRegistry } from '../whole-list/list-walk.ts';
+import type {
+  ListWalk,
+  WalkedPage,
+  WalkEnd,
+  WalkPayment,
+  WalkRegistry,
+} from '../whole-list/list-walk.ts';
 import { walkCost, type CostAnswer } from '../whole-list/walk-cost.ts';
 import { payForWalk, type PaymentRefusal } from '../whole-list/walk-payment.ts';
+import {
+  createSpool,
+  createSpoolRoom,
+  readWalk,
+  readWithinMs,
+  SPOOL_LIMITS,
+  type Spool,
+  type SpoolLimits,
+  type WalkRead,
+} from '../whole-list/walk-spool.ts';
 
 // Answers about whole lists (docs/architecture.md, "Whole lists"): a summary, an export in
 // three formats, the walk as a stream of pages for the app's "Load all", and what a walk would
 // cost. Every refusal (a bad list or ID, an unknown list, a quota that cannot cover the walk, a
 // client already running its walks) is a problem document sent before any byte of a body, with
-// the lookups' statuses; a stream that fails later ends so that a client can tell (below).
+// the lookups' statuses; one that a job would get past points to that job (shared/job-pointer.ts).
+// An export answers a complete file or a refusal: a playlist's is paid for before it answers,
+// a channel's is read whole first (whole-list/walk-spool.ts). Only a failure of the upstream or
+// of the explorer after the first byte still cuts a stream, so that a client can tell (below).
 
 export interface WholeListOptions {
   pageSource: Pick<PageSource, 'get' | 'fresh'>;
@@ -42,6 +64,12 @@ export interface WholeListOptions {
   trustProxy: boolean;
   /** A streamed answer whose reader takes nothing for this long is cut (HTTP_IDLE_TIMEOUT_MS). */
   stallMs?: number;
+  /** Jobs are served (POST /api/jobs): a refusal that a job would get past points to it. */
+  jobs?: boolean;
+  /** How far an export of unknown length reads before it answers (walk-spool.ts). */
+  spool?: Partial<SpoolLimits>;
+  /** How long a walk may read before the first byte of its answer; default from `stallMs`. */
+  readWithinMs?: number;
 }
 
 const DEFAULT_STALL_MS = 30_000;
@@ -77,6 +105,39 @@ function readTarget(c: Context<AppEnv>): Target {
 }
 
 const NOT_STORED = { 'Cache-Control': 'no-store' };
+
+const POINTED: ReadonlySet<string> = new Set(JOB_POINTER_CODES);
+
+/** A problem, with the pointer to the job that can do the work when `code` is one a job gets past. */
+function refusal(
+  code: ProblemCode,
+  detail: string,
+  options: {
+    instance: string;
+    retryAfterSeconds?: number;
+    extensions?: Record<string, unknown>;
+    pointer: JobPointer | undefined;
+  },
+): Response {
+  const { pointer, extensions, ...rest } = options;
+  return problemResponse(code, detail, {
+    ...rest,
+    extensions:
+      pointer !== undefined && POINTED.has(code) ? { ...extensions, job: pointer } : extensions,
+  });
+}
+
+/** The job that does what this request asked for, when jobs are served. */
+function pointerFor(
+  options: WholeListOptions,
+  list: ListKind,
+  id: string,
+  kind: JobKind,
+  format?: ExportFormat,
+): JobPointer | undefined {
+  if (options.jobs !== true) return undefined;
+  return jobPointer(format === undefined ? { list, id, kind } : { list, id, kind, format });
+}
 
 /** The query as the operation declared it, or the 400 that refuses it. */
 function readQuery(
@@ -128,9 +189,16 @@ async function startWalk(
   options: WholeListOptions,
   list: ListKind,
   id: string,
+  pointer: JobPointer | undefined,
   upTo?: number,
 ): Promise<
-  | { ok: true; walk: ListWalk; priced: Extract<CostAnswer, { ok: true }> }
+  | {
+      ok: true;
+      walk: ListWalk;
+      priced: Extract<CostAnswer, { ok: true }>;
+      /** What pays for the walk's pages; released with the walk, or sooner by the caller. */
+      payment: WalkPayment;
+    }
   | { ok: false; response: Response }
 > {
   const client = clientAddress(c, options.trustProxy);
@@ -138,17 +206,20 @@ async function startWalk(
   const priced = await walkCost(options, list, id, client, upTo);
   if (!priced.ok) {
     const { code, detail, retryAfterSeconds } = priced.answer;
-    return { ok: false, response: problemResponse(code, detail, { instance, retryAfterSeconds }) };
+    return {
+      ok: false,
+      response: refusal(code, detail, { instance, retryAfterSeconds, pointer }),
+    };
   }
   const { cost } = priced;
   if (!cost.affordable) {
     const reason = cost.limitedBy === 'share' ? ('share' as const) : ('quota_exhausted' as const);
-    const refusal = {
+    const refused = {
       reason,
       retryAfterSeconds: cost.retryAfter,
       shareLeft: cost.share?.remaining,
     };
-    return { ok: false, response: walkRefusal(instance, cost, refusal) };
+    return { ok: false, response: walkRefusal(instance, cost, refused, pointer) };
   }
   const opened = await options.walks.open(list, id, client, {
     signal: c.req.raw.signal,
@@ -158,18 +229,19 @@ async function startWalk(
   if (!opened.ok) {
     const response =
       opened.reason === 'client'
-        ? problemResponse(
+        ? refusal(
             'too_many_walks',
             'This address is already reading two whole lists; wait for one to finish.',
-            { instance, retryAfterSeconds: opened.retryAfterSeconds },
+            { instance, retryAfterSeconds: opened.retryAfterSeconds, pointer },
           )
-        : problemResponse(
+        : refusal(
             'walks_busy',
             `The server is reading as many whole lists as it may at once, and this one waited in line (place ${opened.position}); ask again in about ${opened.retryAfterSeconds} s.`,
             {
               instance,
               retryAfterSeconds: opened.retryAfterSeconds,
               extensions: { position: opened.position },
+              pointer,
             },
           );
     return { ok: false, response };
@@ -178,10 +250,10 @@ async function startWalk(
   const paid = await payForWalk(options, client, cost.lookups);
   if (!paid.ok) {
     opened.walk.release();
-    return { ok: false, response: walkRefusal(instance, cost, paid) };
+    return { ok: false, response: walkRefusal(instance, cost, paid, pointer) };
   }
   opened.walk.pay(paid.payment);
-  return { ok: true, walk: opened.walk, priced };
+  return { ok: true, walk: opened.walk, priced, payment: paid.payment };
 }
 
 /** Why a walk cannot be paid for now: the client's share, the hour, a pause, or no shared count. */
@@ -193,6 +265,7 @@ function walkRefusal(
     retryAfterSeconds: number | undefined;
     shareLeft: number | undefined;
   },
+  pointer: JobPointer | undefined,
 ): Response {
   const { reason, retryAfterSeconds } = why;
   if (reason === 'unavailable')
@@ -207,17 +280,17 @@ function walkRefusal(
       : `Reading the whole list needs ${cost.lookups} more upstream lookups`;
   if (reason === 'share') {
     const shareLeft = why.shareLeft ?? 0;
-    return problemResponse(
+    return refusal(
       'share_exhausted',
       `${needs}, and this address has ${shareLeft} left of its share of the hour.`,
-      { instance, retryAfterSeconds, extensions: { cost, shareLeft } },
+      { instance, retryAfterSeconds, extensions: { cost, shareLeft }, pointer },
     );
   }
   const detail =
     cost.lookups === null && reason === 'quota_exhausted'
       ? 'The hour’s upstream quota is spent; the walk would not get past its first page.'
       : `${needs} and ${cost.quota.remaining} are left this hour.`;
-  return problemResponse(reason, detail, { instance, retryAfterSeconds, extensions: { cost } });
+  return refusal(reason, detail, { instance, retryAfterSeconds, extensions: { cost }, pointer });
 }
 
 /**
@@ -250,7 +323,10 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
     const { list, id } = target;
     const range = readRange(c);
     if (!range.ok) return range.response;
-    const started = await startWalk(c, options, list, id, range.range.to);
+    // A job sums the whole list: it can stand in for a summary without a range only.
+    const whole = range.range.from === undefined && range.range.to === undefined;
+    const pointer = whole ? pointerFor(options, list, id, 'summary') : undefined;
+    const started = await startWalk(c, options, list, id, pointer, range.range.to);
     if (!started.ok) return started.response;
     const { walk, priced } = started;
     const headers = { 'Content-Type': JSON_TYPE, ...NOT_STORED };
@@ -258,15 +334,20 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
     const fold = createSummaryFold(list, range.range);
     try {
       // The walk ends after the page holding the range's end (it was opened `until` there).
-      let step = await walk.next();
-      for (; !step.done; step = await walk.next())
-        fold.add(step.value.page.items, step.value.firstPosition);
+      // Nothing is sent until it has: a walk too slow for that ends the summary incomplete.
+      const withinMs = readWithin(options);
+      const read = await readWalk(
+        walk,
+        (walked) => void fold.add(walked.page.items, walked.firstPosition),
+        withinMs,
+      );
+      const end = read.kind === 'end' ? read.end : tooLongToWait(withinMs);
       const progress = walk.progress();
       const summary = fold.result({
         id,
         title: priced.title,
-        complete: step.end.complete,
-        stoppedBy: step.end.stoppedBy && withoutStatus(step.end.stoppedBy),
+        complete: end.complete,
+        stoppedBy: end.stoppedBy && withoutStatus(end.stoppedBy),
         pages: progress.pages,
         totalItems: progress.totalItems,
       });
@@ -276,6 +357,20 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
     }
   };
 }
+
+/** How long a walk may read before the first byte of its answer (walk-spool.ts). */
+const readWithin = (options: WholeListOptions) =>
+  options.readWithinMs ?? readWithinMs(options.stallMs ?? DEFAULT_STALL_MS);
+
+/** How a walk ends that had not reached the list's end when its answer could wait no more. */
+const tooLongToWait = (withinMs: number): WalkEnd => ({
+  complete: false,
+  stoppedBy: {
+    status: 409,
+    code: 'list_too_long',
+    detail: `The list was still being read after ${Math.round(withinMs / 1000)} s, as long as an answer waits for its first byte; a job reads it whole.`,
+  },
+});
 
 const withoutStatus = ({
   code,
@@ -416,7 +511,137 @@ function cut(
   }
 }
 
+/**
+ * The export's whole file, read into `spool` before any byte is sent: the walk ends at the
+ * chain's end (open still, to be released once the file is sent), or it stops early, or the
+ * file outgrows the spool, or the answer can wait no more (then the walk is released).
+ */
+async function spoolWalk(
+  walk: ListWalk,
+  spool: Spool,
+  writer: ReturnType<typeof exportWriter>,
+  withinMs: number,
+): Promise<WalkRead> {
+  const full = spool.add(writer.head, 0);
+  if (full !== undefined) return { kind: 'stopped', reason: full };
+  let written = false;
+  const read = await readWalk(
+    walk,
+    (walked) => {
+      const text = writer.items(walked.page.items, !written);
+      written ||= walked.page.items.length > 0;
+      return spool.add(text, walk.progress().pages);
+    },
+    withinMs,
+  );
+  if (read.kind !== 'end' || !read.end.complete) return read;
+  const tail = spool.add(writer.tail, walk.progress().pages);
+  return tail === undefined ? read : { kind: 'stopped', reason: tail };
+}
+
+/** Why a spooled export was not answered, before its first byte. */
+function spoolRefusal(
+  instance: string,
+  read: WalkRead,
+  walk: ListWalk,
+  limits: SpoolLimits & { withinMs: number },
+  pointer: JobPointer | undefined,
+): Response {
+  const progress = walk.progress();
+  const extensions = { progress };
+  const kept = `${progress.pages} pages (${progress.items} items) were read, and are kept in the cache`;
+  if (read.kind === 'late')
+    return refusal(
+      'list_too_long',
+      `The list was still being read after ${Math.round(limits.withinMs / 1000)} s, as long as an export waits for its first byte; ${kept}. Export it as a job.`,
+      { instance, extensions, pointer },
+    );
+  if (read.kind === 'stopped') {
+    if (read.reason === 'room')
+      return refusal(
+        'walks_busy',
+        `The server holds as many exports as it may at once; ${kept}. Ask again shortly, or export it as a job.`,
+        { instance, retryAfterSeconds: SPOOL_BUSY_SECONDS, extensions, pointer },
+      );
+    return refusal(
+      'list_too_long',
+      `The list is longer than an export reads before it answers (${limits.maxPages} pages, ${Math.floor(limits.maxBytes / 2 ** 20)} MiB); ${kept}. Export it as a job.`,
+      { instance, extensions, pointer },
+    );
+  }
+  const stop = read.end.stoppedBy;
+  if (stop === null)
+    return refusal('internal_error', 'The export ended without its file.', { instance, pointer });
+  // The reader went away: nobody reads this answer.
+  if (stop.code === 'walk_stopped') return respond(499, null, NOT_STORED);
+  const where = `The walk stopped before the list’s end; ${kept}`;
+  // A page refused part way (a continuation the catalogue no longer takes, a list gone) is
+  // the upstream's doing, not the request's.
+  if (!isProblemCode(stop.code) || stop.status === 400 || stop.status === 404)
+    return refusal('upstream_bad_response', `${where}: ${stop.detail}`, {
+      instance,
+      extensions,
+      pointer,
+    });
+  return refusal(stop.code, `${where}: ${stop.detail}`, {
+    instance,
+    retryAfterSeconds: stop.retryAfter,
+    extensions,
+    pointer,
+  });
+}
+
+/** How long a client whose export found no room is asked to wait. */
+const SPOOL_BUSY_SECONDS = 5;
+
+/**
+ * A spooled export's file as a body, a chunk at a time as the client takes it; the spool's
+ * room and the walk (still counted for its client and in the walks' slots) are given back when
+ * it has been sent, or when the client goes away or stops reading (see walkBody).
+ */
+function spoolBody(
+  c: Context<AppEnv>,
+  walk: ListWalk,
+  spool: Spool,
+  stallMs: number,
+): ReadableStream<Uint8Array> {
+  let stalled: NodeJS.Timeout | undefined;
+  const done = () => {
+    clearTimeout(stalled);
+    spool.drop();
+    walk.release();
+  };
+  const watch = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    clearTimeout(stalled);
+    stalled = setTimeout(() => {
+      done();
+      cut(c, controller, 'the reader stopped reading');
+    }, stallMs);
+    stalled.unref();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start: watch,
+      pull(controller) {
+        const chunk = spool.take();
+        if (chunk === undefined) {
+          done();
+          controller.close();
+          return;
+        }
+        controller.enqueue(chunk);
+        watch(controller);
+      },
+      cancel: done,
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
+  const spoolLimits = { ...SPOOL_LIMITS, ...options.spool };
+  // What every export of this server being read or sent holds, together.
+  const spoolRoom = createSpoolRoom(spoolLimits.totalBytes);
   return async (c) => {
     c.get('log').route = 'api:export';
     const format = c.get('params')?.format as ExportFormat | undefined;
@@ -434,9 +659,10 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
       return problemResponse('invalid_request', 'A CSV export takes `bom=1` (or `bom=0`).', {
         instance: c.req.path,
       });
-    const started = await startWalk(c, options, list, id);
+    const pointer = pointerFor(options, list, id, 'export', format);
+    const started = await startWalk(c, options, list, id, pointer);
     if (!started.ok) return started.response;
-    const { walk, priced } = started;
+    const { walk, priced, payment } = started;
     const headers = {
       ...SECURITY_HEADERS,
       'Content-Type': EXPORT_TYPES[format],
@@ -445,9 +671,33 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
     };
     if (releasedForHead(c, walk)) return new Response(null, { status: 200, headers });
     const writer = exportWriter(format, list, id, { bom: bom === '1' });
+    // A list of unknown length could not be paid for up front: it is read whole before the
+    // answer, and refused rather than cut when it cannot be (walk-spool.ts).
+    if (priced.cost.lookups === null) {
+      const spool = createSpool(spoolLimits, spoolRoom);
+      const withinMs = readWithin(options);
+      const read = await spoolWalk(walk, spool, writer, withinMs);
+      if (read.kind === 'end' && read.end.complete) {
+        // The whole file is here: what the walk had reserved and not spent goes back now.
+        payment.release();
+        return new Response(spoolBody(c, walk, spool, options.stallMs ?? DEFAULT_STALL_MS), {
+          status: 200,
+          headers: { ...headers, 'Content-Length': String(spool.bytes) },
+        });
+      }
+      spool.drop();
+      walk.release();
+      return spoolRefusal(c.req.path, read, walk, { ...spoolLimits, withinMs }, pointer);
+    }
+    // Whether an item has been written yet: a page may hold none (JSON's separators).
+    let written = false;
     const body = walkBody(c, walk, {
       head: writer.head,
-      page: (walked, first) => writer.items(walked.page.items, first),
+      page: (walked) => {
+        const text = writer.items(walked.page.items, !written);
+        written ||= walked.page.items.length > 0;
+        return text;
+      },
       tail: () => writer.tail,
       cutOnIncomplete: true,
       stallMs: options.stallMs ?? DEFAULT_STALL_MS,
@@ -464,7 +714,13 @@ export function walkRoute(options: WholeListOptions): Handler<AppEnv> {
     const query = readQuery(c);
     if (!query.ok) return query.response;
     const { list, id } = target;
-    const started = await startWalk(c, options, list, id);
+    const started = await startWalk(
+      c,
+      options,
+      list,
+      id,
+      pointerFor(options, list, id, 'load-all'),
+    );
     if (!started.ok) return started.response;
     const { walk, priced } = started;
     const headers = {

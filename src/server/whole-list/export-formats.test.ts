@@ -63,6 +63,33 @@ describe('CSV cells', () => {
   });
 });
 
+describe('JSON', () => {
+  it('a page with no items adds nothing, not even a separator, wherever it falls', () => {
+    const writer = exportWriter('json', 'channel-videos', 'UCx');
+    const video = (id: string) => ({
+      id,
+      title: id,
+      duration: 1,
+      viewCount: 1,
+      publishedText: null,
+      descriptionSnippet: '',
+      thumbnails: [],
+    });
+    let written = false;
+    let text = writer.head;
+    for (const page of [[], [video('a')], [], [video('b'), video('c')], []]) {
+      text += writer.items(page, !written);
+      written ||= page.length > 0;
+    }
+    text += writer.tail;
+    expect((JSON.parse(text) as Array<{ id: string }>).map((item) => item.id)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+});
+
 describe('file names', () => {
   const format = 'csv';
   it('hold no control, bidi or invisible character, nothing a file system refuses', () => {

@@ -23,7 +23,10 @@ const BYTE_ORDER_MARK = '\uFEFF';
 
 export interface ExportWriter {
   head: string;
-  /** The text for a page of items; `first` is true for the first items of the export. */
+  /**
+   * The text for a page of items; `first` is true until some item has been written (a page may
+   * hold none: it then adds nothing, not even a separator).
+   */
   items(items: readonly ListItem[], first: boolean): string;
   tail: string;
 }
@@ -61,8 +64,12 @@ export function exportWriter(
       return {
         head: '[',
         items: (items, first) =>
-          (first ? '' : ',') +
-          items.map((item) => JSON.stringify({ ...item, [ITEM_URL_FIELD]: url(item) })).join(','),
+          items.length === 0
+            ? ''
+            : (first ? '' : ',') +
+              items
+                .map((item) => JSON.stringify({ ...item, [ITEM_URL_FIELD]: url(item) }))
+                .join(','),
         tail: ']\n',
       };
     case 'txt':
