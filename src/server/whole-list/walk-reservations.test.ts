@@ -154,6 +154,9 @@ describe('walks at once', () => {
     stalled.write(
       `GET ${exportPath('channel-videos', FIXTURE_IDS.bigChannel, 'csv')} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.1\r\n\r\n`,
     );
+    // A channel's export answers once it has read the whole channel (walk-spool.ts): the idle
+    // time counts from the answer's first bytes, which the paused socket still takes in.
+    while (stalled.readableLength === 0) await sleep(20);
     await sleep(idleMs + 2_000);
     // The walk was released: the one slot answers another reader at once.
     const started = performance.now();
