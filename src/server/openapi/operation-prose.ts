@@ -5,6 +5,7 @@ import {
   ITEM_URL_FIELD,
 } from '../../shared/whole-list.ts';
 import { endpointNames } from '../../shared/endpoints.ts';
+import { SPOOL_LIMITS } from '../whole-list/walk-spool.ts';
 
 // What each operation of the API does, for a reader of the OpenAPI document and its reference
 // page, by operation ID. Paths, parameters, answers and codes are the operation table's
@@ -13,7 +14,7 @@ import { endpointNames } from '../../shared/endpoints.ts';
 const FIRST_PAGE =
   'The list’s first page is read before anything else (from the explorer’s cache when it holds it): when it cannot be had, the answer is that page’s problem, as the lookup would give it.';
 
-const WALK_LIMITS = `A walk spends catalogue quota page by page; pages the explorer’s cache holds cost nothing. It does not start when the hour’s remaining quota cannot cover a playlist (whose length its first page states; the problem then carries the walk’s \`cost\`), nor when this client already reads ${WALKS_PER_CLIENT} whole lists: both are a 429 with Retry-After, sent before any byte of a body.`;
+const WALK_LIMITS = `A walk spends catalogue quota page by page; pages the explorer’s cache holds cost nothing. It does not start when the hour’s remaining quota cannot cover a playlist (whose length its first page states; the problem then carries the walk’s \`cost\`), nor when this client already reads ${WALKS_PER_CLIENT} whole lists: both are a 429 with Retry-After, sent before any byte of a body. When jobs are served, a refusal that a job would get past (the quota, this client’s share or allowance, the walks already running) carries \`job\`: the request that starts the job doing the same work (\`POST\` its \`body\` as JSON to its \`href\`).`;
 
 const CUT_OFF =
   'Once the first byte has gone out the status cannot change. A body that cannot be finished is cut off: the chunked body ends without its terminating chunk, so every client sees a transfer error (curl exits with 18, fetch rejects while the body is read), never a clean end';
@@ -52,7 +53,7 @@ export const OPERATION_PROSE: Record<string, string> = {
     'Reads the list to its end (or to the end of the range) and adds up its measure: durations in seconds for videos, video counts for a channel’s playlists. Items with no usable value (live streams, missing durations) are counted apart.',
     FIRST_PAGE,
     WALK_LIMITS,
-    'A walk that stops part-way (the quota ran out, the catalogue failed) still answers 200, with `complete: false` and `stoppedBy` saying why.',
+    'A walk that stops part-way (the quota ran out, the catalogue failed, or it was still reading when the answer could wait no longer: `list_too_long`) still answers 200, with `complete: false` and `stoppedBy` saying why.',
   ].join('\n\n'),
   createJob: [
     'A summary, an export in any format, or a load-all of any list, however long, as a job that outlives this request, a quota window and a restart. It walks the list a page at a time at the pace the quota allows, out of the part of the window not kept for people reading pages (`JOB_READER_RESERVE`); when that part is spent it waits, saying until when, and goes on by itself. Its rows go to disk as they arrive.',
@@ -60,8 +61,7 @@ export const OPERATION_PROSE: Record<string, string> = {
   ].join('\n\n'),
   readJob:
     'Its state (`queued`, `running`, `waiting` with `waitingUntil`, `done`, `failed` with its `problem`, `cancelled`), pages, items and lookups so far, and, as soon as the list’s length is known, what is left and when it should end. Once done, `result` says where the file is and until when it is kept.',
-  cancelJob:
-    'Stops the job and drops what it had written. A job already ended stays as it ended.',
+  cancelJob: 'Stops the job and drops what it had written. A job already ended stays as it ended.',
   jobResult:
     'The finished job’s file: an export in its format (named after the list), a load-all’s items as one JSON array, or a summary (`ListSummary`). It never changes, so its `ETag` holds for good, and a `Range` of bytes resumes a download cut short.',
   walkCost: [
@@ -86,7 +86,8 @@ export const OPERATION_PROSE: Record<string, string> = {
     'An export takes no query parameters.',
     FIRST_PAGE,
     WALK_LIMITS,
-    `A file has nowhere to say that it is short, so an export that cannot be finished (the quota ran out, the catalogue failed, the explorer failed) is never ended cleanly. ${CUT_OFF}: the JSON array lacks its closing bracket, the CSV or text file stops short.`,
+    `An export answers a complete file or is refused before its first byte. A playlist’s is priced from its first page and its lookups reserved before it answers. A channel’s lists state no length: the explorer reads the whole list first, as far as the quota and this client’s share allow now, and answers 200 (with \`Content-Length\`) only once it has the list’s end. When the walk stops first (\`quota_exhausted\`, \`share_exhausted\`, with \`progress\`), or the list is longer than an export reads before it answers (${SPOOL_LIMITS.maxPages.toLocaleString('en')} pages or ${SPOOL_LIMITS.maxBytes / 2 ** 20} MiB of file), or reading it takes longer than an answer may wait for its first byte (two thirds of the idle timeout), the answer is a problem (\`list_too_long\` for the last two) with \`job\`: the job that exports the list at the pace the quota allows. The pages read stay in the explorer’s cache, so that job, or a later try, does not pay for them again.`,
+    `A file has nowhere to say that it is short, so an export that cannot be finished after its first byte (the catalogue or the explorer failed) is never ended cleanly. ${CUT_OFF}: the JSON array lacks its closing bracket, the CSV or text file stops short.`,
   ].join('\n\n'),
   openApiDocument:
     'The explorer’s API as OpenAPI 3.1, its paths and answers generated from the table the server routes by, its schemas from the same code that checks the answers.',
