@@ -16,6 +16,7 @@ import {
   listSummarySchema,
   summaryPath,
   walkCostPath,
+  walkPath,
   walkCostSchema,
   walkProgressSchema,
   type ExportFormat,
@@ -221,6 +222,25 @@ describe('a synchronous export is a complete file or a refusal before its first 
     );
     expect(cost.cachedPages).toBeGreaterThanOrEqual(pages);
   }, 60_000);
+
+  it('a summary of the whole list and the walk stream point to their own jobs; a range, which no job sums, to none', async () => {
+    // The playlist needs 49 lookups more than its first page; the window has 29 left.
+    const explorer = await serveExplorer({ CATALOGUE_QUOTA: '30', CLIENT_SHARE_OF_WINDOW: '1' });
+    const id = FIXTURE_IDS.playlist5000;
+    const pointerOf = async (path: string) => {
+      const response = await explorer.get(path, from());
+      expect(response.status).toBe(429);
+      return jobPointerOf(await response.json());
+    };
+    expect(await pointerOf(summaryPath('playlist', id))).toEqual(
+      jobPointer({ list: 'playlist', id, kind: 'summary' }),
+    );
+    expect(await pointerOf(walkPath('playlist', id))).toEqual(
+      jobPointer({ list: 'playlist', id, kind: 'load-all' }),
+    );
+    expect(await pointerOf(summaryPath('playlist', id, { from: 1, to: 4_000 }))).toBeUndefined();
+    expect(fixture.upstream.hits()).toBe(1);
+  });
 
   it('a walk too slow to end before its answer’s first byte must go out: the export is refused with its job, the summary says it is incomplete', async () => {
     // The first byte is due within two thirds of the idle timeout (1 s here); 334 pages at
