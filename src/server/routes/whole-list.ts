@@ -66,10 +66,6 @@ export interface WholeListOptions {
   stallMs?: number;
   /** Jobs are served (POST /api/jobs): a refusal that a job would get past points to it. */
   jobs?: boolean;
-  /** How far an export of unknown length reads before it answers (walk-spool.ts). */
-  spool?: Partial<SpoolLimits>;
-  /** How long a walk may read before the first byte of its answer; default from `stallMs`. */
-  readWithinMs?: number;
 }
 
 const DEFAULT_STALL_MS = 30_000;
@@ -359,8 +355,7 @@ export function summaryRoute(options: WholeListOptions): Handler<AppEnv> {
 }
 
 /** How long a walk may read before the first byte of its answer (walk-spool.ts). */
-const readWithin = (options: WholeListOptions) =>
-  options.readWithinMs ?? readWithinMs(options.stallMs ?? DEFAULT_STALL_MS);
+const readWithin = (options: WholeListOptions) => readWithinMs(options.stallMs ?? DEFAULT_STALL_MS);
 
 /** How a walk ends that had not reached the list's end when its answer could wait no more. */
 const tooLongToWait = (withinMs: number): WalkEnd => ({
@@ -639,9 +634,8 @@ function spoolBody(
 }
 
 export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
-  const spoolLimits = { ...SPOOL_LIMITS, ...options.spool };
   // What every export of this server being read or sent holds, together.
-  const spoolRoom = createSpoolRoom(spoolLimits.totalBytes);
+  const spoolRoom = createSpoolRoom(SPOOL_LIMITS.totalBytes);
   return async (c) => {
     c.get('log').route = 'api:export';
     const format = c.get('params')?.format as ExportFormat | undefined;
@@ -674,7 +668,7 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
     // A list of unknown length could not be paid for up front: it is read whole before the
     // answer, and refused rather than cut when it cannot be (walk-spool.ts).
     if (priced.cost.lookups === null) {
-      const spool = createSpool(spoolLimits, spoolRoom);
+      const spool = createSpool(SPOOL_LIMITS, spoolRoom);
       const withinMs = readWithin(options);
       const read = await spoolWalk(walk, spool, writer, withinMs);
       if (read.kind === 'end' && read.end.complete) {
@@ -687,7 +681,7 @@ export function exportRoute(options: WholeListOptions): Handler<AppEnv> {
       }
       spool.drop();
       walk.release();
-      return spoolRefusal(c.req.path, read, walk, { ...spoolLimits, withinMs }, pointer);
+      return spoolRefusal(c.req.path, read, walk, { ...SPOOL_LIMITS, withinMs }, pointer);
     }
     // Whether an item has been written yet: a page may hold none (JSON's separators).
     let written = false;
