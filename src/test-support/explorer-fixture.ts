@@ -72,9 +72,9 @@ export interface ExplorerFixture {
   serve(env?: ExplorerEnv, options?: { logger?: Logger }): Promise<ServedExplorer>;
   /**
    * `node src/server/index.ts` in an empty folder, so that no developer's .env takes part;
-   * `env` as for `serve`.
+   * `env` as for `serve`; `nodeArgs` before the script (e.g. `npm start`'s flags).
    */
-  spawn(env?: ExplorerEnv): ExplorerChild;
+  spawn(env?: ExplorerEnv, options?: { nodeArgs?: string[] }): ExplorerChild;
   close(): Promise<void>;
 }
 
@@ -152,7 +152,10 @@ export async function startExplorerFixture(
     return one;
   }
 
-  function spawnExplorer(env: ExplorerEnv = {}): ExplorerChild {
+  function spawnExplorer(
+    env: ExplorerEnv = {},
+    { nodeArgs = [] }: { nodeArgs?: string[] } = {},
+  ): ExplorerChild {
     if (workDir === undefined) {
       workDir = mkdtempSync(join(tmpdir(), 'explorer-run-'));
       writeFileSync(
@@ -160,7 +163,7 @@ export async function startExplorerFixture(
         '<!doctype html><div id="root"><!--app-html--></div><!--app-state-->',
       );
     }
-    const child = spawn(process.execPath, [INDEX], {
+    const child = spawn(process.execPath, [...nodeArgs, INDEX], {
       cwd: workDir,
       env: envFor({
         STATIC_ROOT: workDir,

@@ -70,6 +70,9 @@ function rowsWriter(record: JobRecord) {
   return exportWriter(format, list, id);
 }
 
+/** How often a job waiting for room in the window asks again. */
+const RECHECK_MS = 250;
+
 export const defaultSleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -121,13 +124,21 @@ export async function runJob(
     if (!first && record.next === null) break;
     const paid = await pacer.take(record.client);
     if (!paid.ok) {
-      await wait(paid.retryAfterSeconds);
+      // Said once, with when it goes on; asked again every RECHECK_MS meanwhile, since room
+      // comes back a little at a time as the window slides and a whole second's rounding on
+      // every wait would slow a long job by as much as a window's worth.
+      const until = now() + Math.max(1, paid.retryAfterSeconds) * 1000;
+      if (record.state !== 'waiting' && !(await save({ state: 'waiting', waitingUntil: until })))
+        break;
+      await sleep(Math.max(1, Math.min(until - now(), RECHECK_MS)), signal);
       continue;
     }
     const answer = await paidBy(paid.reservation, () =>
       pageSource.get(
         { endpoint, id, continuation: first ? undefined : record.next! },
         record.client,
+        // Read once, not kept: the caches are for what people read (page-source.ts).
+        { keep: false },
       ),
     ).finally(() => paid.reservation.release());
     if (signal.aborted) break;
@@ -155,6 +166,8 @@ export async function runJob(
         totalItems: first ? (data.info?.totalItems ?? null) : record.totalItems,
         next: data.continuation,
         bytes: record.bytes + Buffer.byteLength(text),
+        state: 'running',
+        waitingUntil: null,
       }),
       text,
     );

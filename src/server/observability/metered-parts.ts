@@ -26,8 +26,8 @@ export function meteredUpstream<U extends Pick<UpstreamClient, 'fetchPage'>>(
 export function meteredPageSource(pageSource: PageSource, metrics: ExplorerMetrics): PageSource {
   return {
     ...pageSource,
-    async get(lookup, client) {
-      const answer = await pageSource.get(lookup, client);
+    async get(lookup, client, options) {
+      const answer = await pageSource.get(lookup, client, options);
       metrics.pageAnswer(lookup.endpoint, answer.cache);
       return answer;
     },

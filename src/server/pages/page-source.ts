@@ -58,8 +58,17 @@ export interface PageSourceOptions {
   now?: () => number;
 }
 
+export interface GetOptions {
+  /**
+   * Whether a page fetched for this request is kept, here and in the second level: true
+   * unless said. A job's walk of a long list says false: its pages, read once each, would push
+   * out of the caches what people read, and grow this process by the cache's size.
+   */
+  keep?: boolean;
+}
+
 export interface PageSource {
-  get(lookup: Lookup, client: string): Promise<PageAnswer>;
+  get(lookup: Lookup, client: string, options?: GetOptions): Promise<PageAnswer>;
   /** The page's body in `encoding`, compressed once and kept with the cached page. */
   encode(lookup: Lookup, page: StoredPage, encoding: Encoding): Promise<Buffer>;
   /**
@@ -184,6 +193,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     key: string,
     previous: StoredPage | undefined,
     pass: CallPass,
+    keepIt = true,
   ): Promise<PageAnswer> {
     if (!(await secondLevel.claim(key))) {
       // Someone else claimed the page since we looked: their result rather than a second call.
@@ -208,8 +218,10 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         encoded: {},
         encodedBytes: 0,
       };
-      keep(key, page);
-      secondLevel.store(key, page, page.staleUntil - at);
+      if (keepIt) {
+        keep(key, page);
+        secondLevel.store(key, page, page.staleUntil - at);
+      } else secondLevel.release(key);
       try {
         onPage?.(lookup, result.page);
       } catch {
@@ -261,6 +273,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     key: string,
     client: string,
     previous: StoredPage | undefined,
+    keepIt: boolean,
   ): Promise<PageAnswer> {
     const go = (admitted: Awaited<ReturnType<Admission['admit']>>): Promise<PageAnswer> => {
       if (!admitted.ok) return Promise.resolve(admitted.answer);
@@ -282,7 +295,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         );
       }
       const started = coalescer.start(key, () =>
-        fetchAndStore(lookup, key, previous, admitted.pass),
+        fetchAndStore(lookup, key, previous, admitted.pass, keepIt),
       );
       return answerOrStale(started, previous, false);
     };
@@ -297,6 +310,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     key: string,
     client: string,
     local: StoredPage | undefined,
+    keepIt: boolean,
   ): Promise<PageAnswer> {
     const at = now();
     let previous = local;
@@ -304,6 +318,8 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     if (entry !== undefined) {
       if (entry.freshUntil > at) {
         secondLevel.countHit();
+        if (!keepIt && entry.kind === 'page')
+          return Promise.resolve({ kind: 'page', page: entry, cache: 'hit' });
         return Promise.resolve(adopted(key, entry, 'hit'));
       }
       if (
@@ -328,15 +344,15 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         // Inside the key's own flight: admitted, it fetches here rather than start another.
         const admitted = await admission.admit(key, client, previous);
         if (!admitted.ok) return admitted.answer;
-        return fetchAndStore(lookup, key, previous, admitted.pass);
+        return fetchAndStore(lookup, key, previous, admitted.pass, keepIt);
       });
       return answerOrStale(waited, previous, true);
     }
-    return fetchIfAdmitted(lookup, key, client, previous);
+    return fetchIfAdmitted(lookup, key, client, previous, keepIt);
   }
 
   return {
-    async get(lookup, client) {
+    async get(lookup, client, { keep: keepIt = true } = {}) {
       const key = cacheKey(lookup);
       const at = now();
       const stored = cache.get(key);
@@ -355,8 +371,8 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       if (flight !== undefined) return answerOrStale(flight, previous, true);
       const seen = secondLevel.read(key);
       return seen instanceof Promise
-        ? seen.then((read) => afterSecondLevel(read, lookup, key, client, previous))
-        : afterSecondLevel(seen, lookup, key, client, previous);
+        ? seen.then((read) => afterSecondLevel(read, lookup, key, client, previous, keepIt))
+        : afterSecondLevel(seen, lookup, key, client, previous, keepIt);
     },
 
     peek(lookup) {
