@@ -63,7 +63,7 @@ export const PROBLEM_CODES = {
   list_too_long: {
     status: 409,
     meaning:
-      'The list is longer than a synchronous answer reads before it answers (its pages, its file’s size, or the time an answer may wait for its first byte), and nothing was sent: ask for it as a job (the problem’s `job` says how). The pages read so far stay in the explorer’s cache, so the job does not pay for them again.',
+      'The list is longer than a synchronous answer reads before it answers (its pages, its file’s size, or the time an answer may wait for its first byte), and nothing was sent: ask for it as a job (the problem’s `job` says how). The pages read so far stay in the explorer’s cache while fresh, so a job started soon after does not pay for them again.',
   },
   range_not_satisfiable: {
     status: 416,
