@@ -10,6 +10,7 @@ import {
   EmbedPlaylistRoute,
   FollowingRoute,
   HomeRoute,
+  JobsRoute,
   PlatformLinkRoute,
   PlaylistRoute,
 } from './views.tsx';
@@ -20,6 +21,7 @@ import {
 const VIEWS: Record<RouteName, ReactNode> = {
   home: <HomeRoute />,
   following: <FollowingRoute />,
+  jobs: <JobsRoute />,
   // The platform's own URL forms, with our host.
   platformPlaylist: <PlatformLinkRoute />,
   platformWatch: <PlatformLinkRoute />,

@@ -46,6 +46,7 @@ const loadChannel = chunk(() => import('./routes/channel-routes.tsx'));
 const loadPlatformLink = chunk(() => import('./routes/platform-link-route.tsx'));
 const loadEmbed = chunk(() => import('./routes/embed-route.tsx'));
 const loadFollowing = chunk(() => import('./following/following-route.tsx'));
+const loadJobs = chunk(() => import('./jobs/jobs-route.tsx'));
 
 /** A route element for `pick(module)`, suspending only while the chunk downloads. */
 function view<M, P extends object>(
@@ -65,6 +66,7 @@ export const PlatformLinkRoute = view(loadPlatformLink, (m) => m.PlatformLinkRou
 export const EmbedPlaylistRoute = view(loadEmbed, (m) => m.EmbedPlaylistRoute);
 export const EmbedChannelRoute = view(loadEmbed, (m) => m.EmbedChannelRoute);
 export const FollowingRoute = view(loadFollowing, (m) => m.FollowingRoute);
+export const JobsRoute = view(loadJobs, (m) => m.JobsRoute);
 
 const loaders: Record<AppView, () => Promise<unknown>> = {
   home: loadHome,
@@ -73,6 +75,7 @@ const loaders: Record<AppView, () => Promise<unknown>> = {
   'platform-link': loadPlatformLink,
   embed: loadEmbed,
   following: loadFollowing,
+  jobs: loadJobs,
 };
 
 /** Starts downloading the views a path needs; settles when they are in (or failed). */

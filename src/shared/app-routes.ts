@@ -7,7 +7,8 @@ import { decodeOrNull } from './percent-decoding.ts';
 // code) and every link the app builds read this module; nothing else spells a route.
 
 /** The app's views, each a code chunk of its own. */
-export type AppView = 'home' | 'playlist' | 'channel' | 'platform-link' | 'embed' | 'following';
+export type AppView =
+  'home' | 'playlist' | 'channel' | 'platform-link' | 'embed' | 'following' | 'jobs';
 
 export type ChannelTab = 'videos' | 'playlists';
 
@@ -19,6 +20,8 @@ export const ROUTE_PATTERNS = {
   home: '/',
   // The lists a reader follows, kept in their browser: what is new in each.
   following: '/following',
+  // The whole-list jobs this browser started (docs/jobs.md): their progress and results.
+  jobs: '/jobs',
   platformPlaylist: '/playlist',
   platformWatch: '/watch',
   playlist: '/playlist/:id',
@@ -37,6 +40,7 @@ export type RouteName = keyof typeof ROUTE_PATTERNS;
 const ROUTE_VIEWS: Record<RouteName, readonly AppView[]> = {
   home: ['home'],
   following: ['following'],
+  jobs: ['jobs'],
   // A small view reads the platform's query string, then opens the playlist.
   platformPlaylist: ['platform-link', 'playlist'],
   platformWatch: ['platform-link', 'playlist'],
@@ -57,6 +61,7 @@ export const VIEW_MODULES: Record<AppView, string> = {
   'platform-link': 'src/app/routes/platform-link-route.tsx',
   embed: 'src/app/routes/embed-route.tsx',
   following: 'src/app/following/following-route.tsx',
+  jobs: 'src/app/jobs/jobs-route.tsx',
 };
 
 export interface RouteMatch {
@@ -126,6 +131,7 @@ export function requestedList(pathname: string, search: URLSearchParams): ListLo
         return { endpoint: 'channel-playlists', id: match.id };
       case 'home':
       case 'following':
+      case 'jobs':
         return null;
     }
   })();
@@ -169,6 +175,10 @@ export function homePath(): string {
 
 export function followingPath(): string {
   return ROUTE_PATTERNS.following;
+}
+
+export function jobsPath(): string {
+  return ROUTE_PATTERNS.jobs;
 }
 
 /** `/playlist/ID`, opened at a 1-based position or at a video when given (the index wins). */

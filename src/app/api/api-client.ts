@@ -31,11 +31,16 @@ export async function request(
   accept = 'application/json',
   cache: RequestCache = 'default',
 ) {
+  return answered(url, { signal, headers: { Accept: accept }, cache });
+}
+
+/** The response to `init` at `url` when its status is a success; an ApiError otherwise. */
+async function answered(url: string, init: RequestInit): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { signal, headers: { Accept: accept }, cache });
+    response = await fetch(url, init);
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (init.signal?.aborted) throw error;
     throw new ApiError('network', 'Could not reach the explorer server.', { cause: error });
   }
   if (!response.ok) {
@@ -52,7 +57,10 @@ export async function request(
 
 /** Reads a successful answer's JSON body, unchecked. */
 async function getJson(url: string, signal?: AbortSignal): Promise<unknown> {
-  const response = await request(url, signal);
+  return jsonOf(await request(url, signal), signal);
+}
+
+async function jsonOf(response: Response, signal?: AbortSignal): Promise<unknown> {
   try {
     return await response.json();
   } catch (error) {
@@ -87,6 +95,26 @@ export async function getParsed<T>(
   check?: Check,
 ): Promise<T> {
   return checked(await getJson(url, signal), schema, check);
+}
+
+/**
+ * A request that changes something on the server (a job started, cancelled): `body` as JSON,
+ * the answer read with `schema`, failures as for a GET.
+ */
+export async function sendParsed<T>(
+  method: 'POST' | 'DELETE',
+  url: string,
+  schema: z.ZodType<T>,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await answered(url, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return checked(await jsonOf(response), schema);
 }
 
 /** The URL of one page of a lookup (spec §4): the first without a continuation. */

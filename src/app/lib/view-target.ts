@@ -77,6 +77,7 @@ function readRoute(match: RouteMatch, query: URLSearchParams): ReadResult | null
   switch (match.route) {
     case 'home':
     case 'following':
+    case 'jobs':
       return null;
     case 'platformPlaylist':
       return playlistFromQuery(query);

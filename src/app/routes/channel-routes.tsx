@@ -76,12 +76,21 @@ export function ChannelRoute({ tab }: { tab: ChannelTab }) {
       <title>{t('title.channelTab', { name: title ?? id, tab: t(CHANNEL_TAB_LABEL[tab]) })}</title>
       <ChannelHeader id={id} title={title} tab={tab} />
       {/* One list per history entry: its restored position is its own. */}
-      <ChannelTabList key={entryKey(location)} id={id} tab={tab} />
+      <ChannelTabList key={entryKey(location)} id={id} tab={tab} title={title ?? null} />
     </div>
   );
 }
 
-function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T }) {
+function ChannelTabList<T extends ChannelTab>({
+  id,
+  tab,
+  title,
+}: {
+  id: string;
+  tab: T;
+  /** The channel's name, when known. */
+  title: string | null;
+}) {
   const { t } = useTranslation();
   const { endpoint, end, loading, empty, rowSize, renderItem } = TAB_LISTS[tab];
   const list = usePagedList(endpoint, id, (count) => t(end, { count }));
@@ -102,6 +111,7 @@ function ChannelTabList<T extends ChannelTab>({ id, tab }: { id: string; tab: T 
             items={list.items}
             complete={list.loaded && !list.hasNextPage}
             totalItems={null}
+            title={title}
           />
         </>
       }

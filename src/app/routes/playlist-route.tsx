@@ -81,6 +81,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               items={list.items}
               complete={list.loaded && !list.hasNextPage}
               totalItems={info?.totalItems ?? null}
+              title={info?.title ?? null}
             />
           </>
         }

@@ -1,15 +1,23 @@
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { followingPath, homePath } from '../../shared/app-routes.ts';
+import { followingPath, homePath, jobsPath } from '../../shared/app-routes.ts';
 import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING_OUTSIDE } from '../components/ui/focus-ring.ts';
 import { useHydrationMark } from '../hooks/use-hydration-mark.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { LanguagePicker } from '../i18n/language-picker.tsx';
+import { JobWatchSlot } from '../jobs/job-watch-slot.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 
-// The frame around every view: a skip link, the app's name linking home, and the main region
-// with the views' error boundary and the fallback shown while a view's code downloads.
+// The frame around every view: a skip link, the app's name linking home, the reader's own pages
+// (Following, Jobs), and the main region with the views' error boundary and the fallback shown
+// while a view's code downloads. The jobs' watcher, which says when a job ends wherever the
+// reader is, comes with the frame, but downloads only once there is a job to watch.
+
+const NAV_LINK = cx(
+  'rounded text-sm font-semibold text-zinc-800 hover:underline dark:text-zinc-200',
+  FOCUS_RING_OUTSIDE,
+);
 
 export function RootLayout() {
   useHydrationMark();
@@ -36,14 +44,11 @@ export function RootLayout() {
             <span className="sr-only sm:not-sr-only">{t('app.name')}</span>
           </Link>
           <div className="flex items-center gap-3">
-            <Link
-              to={followingPath()}
-              className={cx(
-                'rounded text-sm font-semibold text-zinc-800 hover:underline dark:text-zinc-200',
-                FOCUS_RING_OUTSIDE,
-              )}
-            >
+            <Link to={followingPath()} className={NAV_LINK}>
               {t('following.title')}
+            </Link>
+            <Link to={jobsPath()} className={NAV_LINK}>
+              {t('jobs.title')}
             </Link>
             <LanguagePicker />
           </div>
@@ -56,6 +61,7 @@ export function RootLayout() {
       >
         <ViewOutlet />
       </main>
+      <JobWatchSlot />
     </div>
   );
 }

@@ -11,4 +11,6 @@ export interface WholeListProps {
   complete: boolean;
   /** A playlist's stated length. */
   totalItems: number | null;
+  /** The list's title when the view knows it (a job started here is listed by it). */
+  title: string | null;
 }

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { cx } from '../components/ui/class-names.ts';
 import { FOCUS_RING } from '../components/ui/focus-ring.ts';
 import { TextButton } from '../components/ui/text-link.tsx';
-import { useHydrated } from '../hooks/use-hydrated.ts';
+import { readerMovedFirst, useArrivedByHydration, useHydrated } from '../hooks/use-hydrated.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
+import { storedUnfinishedJob } from '../jobs/job-list-key.ts';
 import type { WholeListProps } from './panel-props.ts';
 // Types only (erased): the panel's code is loaded by the dynamic import below.
 import type * as PanelExports from './panel.tsx';
@@ -12,7 +13,9 @@ import type * as PanelExports from './panel.tsx';
 // charts, export) is a code chunk of its own, downloaded the first time it opens, so the views
 // and the first visit do not carry it. The server renders the disclosure (open when the link
 // names the panel's choices) with a loading line; the panel itself draws only in the browser,
-// once hydrated, so hydration meets exactly the server's markup.
+// once hydrated, so hydration meets exactly the server's markup. A list with a job of this
+// browser's still running opens its panel on arrival, where the job's progress is (docs/jobs.md):
+// the reader who started it comes back to see how far it is.
 
 type PanelModule = typeof PanelExports;
 
@@ -58,14 +61,30 @@ function usePanelModule(wanted: boolean): {
   };
 }
 
-export function WholeListSlot({ list, id, host, items, complete, totalItems }: WholeListProps) {
+/** Opens the panel once, on arrival, when this browser has an unfinished job on the list. */
+function useOpenForJob({ list, id, host }: Pick<WholeListProps, 'list' | 'id' | 'host'>): void {
+  const hydrated = useHydrated();
+  const arrivedByHydration = useArrivedByHydration();
+  const asked = useRef(false);
+  const { open, toggle } = host;
+  useEffect(() => {
+    if (!hydrated || asked.current) return;
+    asked.current = true;
+    // Not under a reader who has already moved the server's page: the panel would push it.
+    if (open || readerMovedFirst(arrivedByHydration)) return;
+    if (storedUnfinishedJob({ list, id })) toggle();
+  }, [hydrated, arrivedByHydration, open, toggle, list, id]);
+}
+
+export function WholeListSlot(props: WholeListProps) {
+  const { host } = props;
   const { t } = useTranslation();
   const hydrated = useHydrated();
+  useOpenForJob(props);
   const { module, failed, retry } = usePanelModule(host.open && hydrated);
   const headingId = useId();
   const bodyId = useId();
   const Panel = hydrated && host.open ? module : null;
-  const props = { list, id, host, items, complete, totalItems };
   return (
     <>
       <section

@@ -8,6 +8,7 @@ import type {
 import {
   channelPath,
   followingPath,
+  jobsPath,
   homePath,
   listForUrl,
   matchAppRoute,
@@ -134,6 +135,7 @@ const CHANNEL_TAB_LABEL = {
 const NOT_FOUND_DESCRIPTION = {
   home: 'preview.notFound.page',
   following: 'preview.notFound.page',
+  jobs: 'preview.notFound.page',
   platformPlaylist: 'preview.notFound.playlist',
   platformWatch: 'preview.notFound.playlist',
   playlist: 'preview.notFound.playlist',
@@ -330,6 +332,17 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
         documentTitle: i18n._('title.withSite', { title }),
         description: i18n._('following.preview'),
         path: followingPath(),
+        card: null,
+      });
+    }
+    if (match.route === 'jobs') {
+      // The jobs this browser started, kept in it: nothing to unfurl but the page.
+      const title = i18n._('jobs.title');
+      return ownPage({
+        title,
+        documentTitle: i18n._('title.withSite', { title }),
+        description: i18n._('jobs.preview'),
+        path: jobsPath(),
         card: null,
       });
     }

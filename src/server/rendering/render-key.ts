@@ -78,6 +78,7 @@ export function renderAddress(url: URL, language: CatalogLocale = DEFAULT_LOCALE
   switch (match.route) {
     case 'home':
     case 'following':
+    case 'jobs':
       return keyed(canonicalPath(match));
     case 'playlist': {
       // The deep link as the preview's canonical URL writes it: `index` wins over `v`.

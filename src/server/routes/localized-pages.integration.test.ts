@@ -36,6 +36,7 @@ const CHANNEL = FIXTURE_IDS.smallChannel;
 const VIEWS = {
   home: '/',
   following: '/following',
+  jobs: '/jobs',
   playlist: `/playlist/${PLAYLIST}`,
   deepLink: `/playlist/${PLAYLIST}?index=120`,
   panelOpen: `/playlist/${PLAYLIST}?q=talk&sort=views`,

@@ -1,5 +1,6 @@
 import type app from '../messages/en/app.json';
 import type following from '../messages/en/following.json';
+import type jobs from '../messages/en/jobs.json';
 import type problems from '../messages/en/problems.json';
 import type server from '../messages/en/server.json';
 import type views from '../messages/en/views.json';
@@ -11,6 +12,7 @@ import type wholeList from '../messages/en/whole-list.json';
 export type MessageId =
   | keyof typeof app
   | keyof typeof following
+  | keyof typeof jobs
   | keyof typeof problems
   | keyof typeof server
   | keyof typeof views

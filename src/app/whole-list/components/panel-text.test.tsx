@@ -148,6 +148,7 @@ const props = (overrides: Partial<WholeListProps>): WholeListProps => ({
   items: ITEMS,
   complete: true,
   totalItems: 3,
+  title: null,
   ...overrides,
 });
 

@@ -2,8 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { useTranslation } from '../../i18n/use-translation.ts';
+import type { StartJob } from '../../jobs/use-start-job.ts';
 import { failureSentence } from '../../lib/problem-text.ts';
 import { summaryOptions, walkCostOptions } from '../api/whole-list-queries.ts';
+import type { JobOffer } from '../hooks/use-job-offer.ts';
 import { usePanelAddress } from '../hooks/use-panel-address.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
@@ -12,9 +14,15 @@ import { SummaryView } from './summary-view.tsx';
 
 // The list's exact total, from the server's summary: a duration with the time it takes at
 // faster speeds, or a channel's videos across its playlists; over a range of items (from A to
-// B) when one is chosen, kept in the address as ?from=&to= so that it can be shared.
+// B) when one is chosen, kept in the address as ?from=&to= so that it can be shared. A list
+// that states no length or costs more than can be paid now is offered as a summary job too
+// (docs/jobs.md); beyond what can be paid now, only as a job.
 
-export function Totals(props: WholeListProps) {
+export function Totals({
+  offer,
+  jobs,
+  ...props
+}: WholeListProps & { offer: JobOffer | null; jobs: StartJob }) {
   const translation = useTranslation();
   const { t } = translation;
   const address = usePanelAddress();
@@ -54,9 +62,23 @@ export function Totals(props: WholeListProps) {
               ? t('wholeList.totals.cost', { lookups: cost.data.lookups })
               : t('wholeList.totals.costUnknown')}
           </p>
-          <Button size="sm" onClick={() => setAsked(true)}>
-            {t('wholeList.totals.start')}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            {offer !== 'too-long' && (
+              <Button size="sm" onClick={() => setAsked(true)}>
+                {t('wholeList.totals.start')}
+              </Button>
+            )}
+            {offer !== null && (
+              <Button
+                size="sm"
+                variant={offer === 'too-long' ? 'primary' : 'secondary'}
+                disabled={jobs.starting}
+                onClick={() => jobs.start('summary')}
+              >
+                {t('jobs.offer.summary')}
+              </Button>
+            )}
+          </div>
         </div>
       ) : summary.isPending ? (
         <p role="status" className={`${QUIET} mt-2`}>
