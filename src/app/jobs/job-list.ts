@@ -102,6 +102,7 @@ const unfinished = (jobs: readonly StoredJob[]) => jobs.some((job) => job.ended 
 
 function changed(): void {
   listeners.forEach((listener) => listener());
+  if (typeof window === 'undefined') return;
   window.dispatchEvent(new CustomEvent(JOB_LIST_CHANGED, { detail: unfinished(current().jobs) }));
 }
 

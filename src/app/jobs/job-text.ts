@@ -138,14 +138,16 @@ export function sizeText(bytes: number, locale: CatalogLocale): string {
     unit++;
   }
   const tag = locale === PSEUDO_LOCALE ? DEFAULT_LOCALE : locale;
-  const key = `${tag} ${units[unit]}`;
+  // One decimal below ten ("2.5 MB"), none above ("13 MB").
+  const digits = value < 10 && unit > 0 ? 1 : 0;
+  const key = `${tag} ${units[unit]} ${digits}`;
   let format = sizes.get(key);
   if (!format) {
     format = new Intl.NumberFormat(tag, {
       style: 'unit',
       unit: units[unit],
       unitDisplay: 'short',
-      maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0,
+      maximumFractionDigits: digits,
     });
     sizes.set(key, format);
   }
