@@ -7,6 +7,7 @@ import { benchAppFirstView, benchEmbedFirstView } from './app-first-view.ts';
 import { benchPreviewCards } from './preview-cards.ts';
 import { benchLanguages } from './languages.ts';
 import { benchFollowing } from './following.ts';
+import { benchJobs } from './jobs.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
 import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
@@ -193,6 +194,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
       }),
   ],
   ['17', () => benchFollowing({ profiles, rounds: smoke ? 1 : 3 })],
+  ['18', () => benchJobs({ rounds: smoke ? 1 : 3, smoke })],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];
 

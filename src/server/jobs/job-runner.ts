@@ -99,11 +99,26 @@ export async function runJob(
   const { pageSource, pacer, store, now = Date.now, sleep = defaultSleep } = parts;
   let record: JobRecord = { ...start };
   let held = true;
+  // A page's rows are written while the next page is fetched: the walk goes at the upstream's
+  // pace, not the upstream's and the disk's (or Redis's) added. Every other write waits for it,
+  // so the store sees the job's writes in order.
+  let committing: Promise<boolean> | null = null;
+  /** What the write in the background threw, thrown when it is waited for. */
+  let failure: { error: unknown } | null = null;
+  const settle = async () => {
+    if (committing === null) return held;
+    const committed = await committing;
+    committing = null;
+    if (failure !== null) throw failure.error;
+    held &&= committed;
+    return held;
+  };
   const change = (update: Partial<JobRecord>) => {
     record = { ...record, ...update, updatedAt: now() };
     return record;
   };
   const save = async (update: Partial<JobRecord>) => {
+    if (!(await settle())) return false;
     held &&= await store.save(owner, change(update));
     return held;
   };
@@ -157,22 +172,29 @@ export async function runJob(
     }
     const data = (answer.data ?? JSON.parse(answer.page.body.toString('utf8'))) as AnyPageData;
     const text = (first ? writer.head : '') + writer.items(data.items, record.items === 0);
-    held = await store.commitPage(
-      owner,
-      change({
-        pages: record.pages + 1,
-        items: record.items + data.items.length,
-        lookups: record.lookups + (answer.cache === 'miss' ? 1 : 0),
-        totalItems: first ? (data.info?.totalItems ?? null) : record.totalItems,
-        next: data.continuation,
-        bytes: record.bytes + Buffer.byteLength(text),
-        state: 'running',
-        waitingUntil: null,
-      }),
-      text,
-    );
+    if (!(await settle())) break;
+    committing = store
+      .commitPage(
+        owner,
+        change({
+          pages: record.pages + 1,
+          items: record.items + data.items.length,
+          lookups: record.lookups + (answer.cache === 'miss' ? 1 : 0),
+          totalItems: first ? (data.info?.totalItems ?? null) : record.totalItems,
+          next: data.continuation,
+          bytes: record.bytes + Buffer.byteLength(text),
+          state: 'running',
+          waitingUntil: null,
+        }),
+        text,
+      )
+      .catch((error: unknown) => {
+        failure = { error };
+        return false;
+      });
     if (data.continuation === null) break;
   }
+  await settle();
   if (!held || signal.aborted) return record;
 
   const done = change({
