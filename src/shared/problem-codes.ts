@@ -109,7 +109,7 @@ export const PROBLEM_CODES = {
   shared_state_unavailable: {
     status: 503,
     meaning:
-      'The deployment’s shared count of the quota cannot be reached, so no walk can reserve its lookups.',
+      'The deployment’s shared state in Redis cannot be reached: no walk can reserve its lookups, and jobs cannot be made or read.',
     retryAfter: 'always',
   },
   // the upstream, seen from the explorer server (a page held back after a recent failure

@@ -602,7 +602,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
         content: json(schemaRef('Job')),
       },
     },
-    problems: ['invalid_request', 'content_too_large'],
+    problems: ['invalid_request', 'content_too_large', 'shared_state_unavailable'],
     handler: jobRoute(createJob),
   },
   {
@@ -616,7 +616,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     answers: {
       '200': { description: 'The job.', headers: NOT_STORED, content: json(schemaRef('Job')) },
     },
-    problems: ['not_found'],
+    problems: ['not_found', 'shared_state_unavailable'],
     handler: jobRoute(readJob),
   },
   {
@@ -634,7 +634,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
         content: json(schemaRef('Job')),
       },
     },
-    problems: ['not_found'],
+    problems: ['not_found', 'shared_state_unavailable'],
     handler: jobRoute(cancelJob),
   },
   {
@@ -668,7 +668,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
       '206': { description: 'The byte range asked for.', headers: { ETag: headerRef('ETag') } },
       '304': NOT_MODIFIED,
     },
-    problems: ['not_found', 'job_not_done', 'range_not_satisfiable'],
+    problems: ['not_found', 'job_not_done', 'range_not_satisfiable', 'shared_state_unavailable'],
     handler: jobRoute(jobResult),
   },
 ];

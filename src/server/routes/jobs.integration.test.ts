@@ -168,6 +168,27 @@ describe('jobs over HTTP', () => {
   });
 });
 
+describe('jobs while the replicas’ Redis does not answer', () => {
+  it('answers 503 with a problem, and the server goes on', async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'jobs-http-'));
+    // Nothing listens on loopback port 1: the connection is refused at once.
+    const explorer = await fixture.serve({ REDIS_URL: 'redis://127.0.0.1:1', STATE_DIR: '' });
+    const made = await post(explorer.url, {
+      list: 'playlist',
+      id: FIXTURE_IDS.playlist101,
+      kind: 'export',
+    });
+    expect(made.status).toBe(503);
+    expect(made.headers.get('content-type')).toContain('application/problem+json');
+    expect(made.headers.get('retry-after')).toBe('5');
+    expect(await made.json()).toMatchObject({ code: 'shared_state_unavailable' });
+    const read = await fetch(`${explorer.url}/api/jobs/AAAAAAAAAAAAAAAAAAAAAA`);
+    expect(read.status).toBe(503);
+    expect((await fetch(`${explorer.url}/healthz`)).status).toBe(200);
+    await explorer.close();
+  });
+});
+
 describe('a job across a SIGKILL', () => {
   it('exports the 10,000-video channel exactly, taken up by the next process from its last page', async () => {
     stateDir = mkdtempSync(join(tmpdir(), 'jobs-kill-'));
