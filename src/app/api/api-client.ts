@@ -14,7 +14,9 @@ async function readProblem(response: Response) {
   const type = response.headers.get('Content-Type') ?? '';
   if (!type.includes(PROBLEM_CONTENT_TYPE) && !type.includes('application/json')) return null;
   try {
-    const parsed = problemSchema.safeParse(await response.json());
+    // Members beyond the standard ones are kept: a refusal may point to the job that can do
+    // the same work (shared/job-pointer.ts).
+    const parsed = problemSchema.loose().safeParse(await response.json());
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

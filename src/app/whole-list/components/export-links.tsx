@@ -1,9 +1,15 @@
+import { useState, type MouseEvent } from 'react';
 import type { MessageId } from '../../../shared/i18n/message-id.ts';
+import { jobPointerOf, type JobPointer } from '../../../shared/job-pointer.ts';
 import { exportPath, type ExportFormat } from '../../../shared/whole-list.ts';
+import { ApiError } from '../../api/api-error.ts';
+import { request } from '../../api/api-client.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import type { StartJob } from '../../jobs/use-start-job.ts';
+import { failureSentence } from '../../lib/problem-text.ts';
 import type { JobOffer } from '../hooks/use-job-offer.ts';
+import { downloadName } from '../lib/download-name.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 
@@ -14,6 +20,9 @@ import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 // (docs/jobs.md): the server reads it at the quota's pace, for as long as that takes, and the
 // file waits for the reader. Beyond what can be paid now, only the job is offered: the
 // synchronous export would be refused.
+// A list of unknown length is read whole by the server before the file's first byte, and refused
+// with nothing sent when it cannot be (docs/jobs.md): its links fetch the file first, so that a
+// refusal is said here, with the job it points to, rather than as a failed download.
 
 const EXPORTS: ReadonlyArray<{
   format: ExportFormat;
@@ -41,13 +50,59 @@ const EXPORTS: ReadonlyArray<{
   },
 ];
 
+type Fetching = { format: ExportFormat; state: 'reading' } | { state: 'refused'; error: unknown };
+
+/** Saves a fetched answer as the file it names (the server read it whole before answering). */
+async function save(response: Response, fallback: string): Promise<void> {
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = downloadName(response.headers.get('Content-Disposition')) ?? fallback;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Once the browser has taken the file.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Why a synchronous export was refused, in the reader's words. */
+function refusalText(error: unknown, translation: ReturnType<typeof useTranslation>): string {
+  const { t } = translation;
+  const reason =
+    error instanceof ApiError && error.code === 'list_too_long'
+      ? t('jobs.export.tooLong')
+      : failureSentence(error, translation);
+  return t('jobs.export.refused', { reason });
+}
+
 export function ExportLinks({
   list,
   id,
   offer,
   jobs,
 }: Pick<WholeListProps, 'list' | 'id'> & { offer: JobOffer | null; jobs: StartJob }) {
-  const { t } = useTranslation();
+  const translation = useTranslation();
+  const { t } = translation;
+  const [fetching, setFetching] = useState<Fetching | null>(null);
+  const fetchFirst = offer === 'unknown-length';
+  const fetchExport = (event: MouseEvent<HTMLAnchorElement>, format: ExportFormat) => {
+    if (!fetchFirst) return; // a plain download, streamed as the server reads
+    event.preventDefault();
+    if (fetching?.state === 'reading') return;
+    setFetching({ format, state: 'reading' });
+    const href = event.currentTarget.href;
+    request(href, undefined, '*/*')
+      .then((response) => save(response, `${id}.${format}`))
+      .then(
+        () => setFetching(null),
+        (error: unknown) => setFetching({ state: 'refused', error }),
+      );
+  };
+  const pointer: JobPointer | undefined =
+    fetching?.state === 'refused' && fetching.error instanceof ApiError
+      ? jobPointerOf(fetching.error.problem)
+      : undefined;
   return (
     <div className={CARD}>
       <h3 className={SUBHEADING}>{t('wholeList.export.heading')}</h3>
@@ -61,6 +116,8 @@ export function ExportLinks({
                   download
                   className={buttonClass('secondary', 'sm')}
                   title={t(title)}
+                  onClick={(event) => fetchExport(event, format)}
+                  aria-disabled={fetching?.state === 'reading' || undefined}
                 >
                   {t(label)}
                 </a>
@@ -68,6 +125,28 @@ export function ExportLinks({
             ))}
           </ul>
           <p className={`${QUIET} mt-2`}>{t('wholeList.export.note')}</p>
+          {fetching?.state === 'reading' && (
+            <p role="status" className={`${NOTE} mt-2`}>
+              {t('jobs.export.reading')}
+            </p>
+          )}
+          {fetching?.state === 'refused' && (
+            <div role="alert" className="mt-2 space-y-2">
+              <p className={NOTE}>{refusalText(fetching.error, translation)}</p>
+              {pointer && (
+                <Button
+                  size="sm"
+                  disabled={jobs.starting}
+                  onClick={() => {
+                    setFetching(null);
+                    jobs.start(pointer.body.kind, pointer.body.format);
+                  }}
+                >
+                  {t('jobs.export.startJob')}
+                </Button>
+              )}
+            </div>
+          )}
         </>
       )}
       {offer !== null && (
