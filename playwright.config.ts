@@ -4,13 +4,17 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/chromium.ts';
 // Browser journeys in Debian's Chromium against the real explorer server with its
 // embedded catalogue: no request mocking. Faults are switched at run time on the catalogue
 // (`/__faults`), so the fault journeys get a server of their own and run one at a time,
-// while the others run in parallel on the first server. `npm test` builds dist/ first.
+// while the others run in parallel on the first server. The jobs' journeys get one too, whose
+// quota window is ten seconds, so that a job of 10,000 pages waits for quota and ends within
+// the test. `npm test` builds dist/ first.
 
 const CI = !!process.env.CI;
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const FAULT_PORT = PORT + 1;
+const JOBS_PORT = PORT + 2;
 const CATALOGUE_PORT = PORT + 10;
 const FAULT_CATALOGUE_PORT = PORT + 11;
+const JOBS_CATALOGUE_PORT = PORT + 12;
 
 export interface E2EOptions {
   /** The embedded catalogue of the server under test, for its `/__faults` switch. */
@@ -70,7 +74,7 @@ export default defineConfig<E2EOptions>({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /(^|\/)faults\.spec\.ts$/,
+      testIgnore: /(^|\/)(faults|jobs)\.spec\.ts$/,
       use: { baseURL: `http://127.0.0.1:${PORT}`, cataloguePort: CATALOGUE_PORT },
     },
     {
@@ -81,11 +85,30 @@ export default defineConfig<E2EOptions>({
       fullyParallel: false,
       use: { baseURL: `http://127.0.0.1:${FAULT_PORT}`, cataloguePort: FAULT_CATALOGUE_PORT },
     },
+    {
+      // One file, its journeys one after the other: a job spends the server's window, which a
+      // second journey's job would share.
+      name: 'jobs',
+      testMatch: /(^|\/)jobs\.spec\.ts$/,
+      fullyParallel: false,
+      use: { baseURL: `http://127.0.0.1:${JOBS_PORT}`, cataloguePort: JOBS_CATALOGUE_PORT },
+    },
   ],
   webServer: [
     server(PORT, CATALOGUE_PORT),
     // No page cache, so every lookup meets the switched faults, however often a test runs
     // against this server (a retry, --repeat-each) and whichever lists the others loaded.
     server(FAULT_PORT, FAULT_CATALOGUE_PORT, { CACHE_MAX_BYTES: '0' }),
+    // Jobs (docs/jobs.md): a window of 2,000 lookups in 10 s, a fifth kept for readers, so a
+    // job reads 1,600 pages in a window, faster than that here, and then waits for the window:
+    // the 300,000-video channel's 10,000 pages take about a minute. Each journey is a client
+    // of its own (X-Forwarded-For, trusted here), so that a run against a server left running
+    // by the last one starts a new job rather than finding that run's, finished.
+    server(JOBS_PORT, JOBS_CATALOGUE_PORT, {
+      CATALOGUE_QUOTA: '2000',
+      CATALOGUE_QUOTA_WINDOW: '10s',
+      JOB_READER_RESERVE: '0.2',
+      TRUST_PROXY: 'true',
+    }),
   ],
 });
