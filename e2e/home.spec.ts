@@ -69,6 +69,8 @@ test('the skip link and every control are reachable by keyboard with visible foc
   await page.keyboard.press('Tab');
   await expect(page.getByRole('banner').getByRole('link', { name: 'Following' })).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Jobs' })).toBeFocused();
+  await page.keyboard.press('Tab');
   const picker = page.getByRole('combobox', { name: 'Language' });
   await expect(picker).toBeFocused();
   expect(await picker.evaluate((element) => getComputedStyle(element).outlineStyle)).not.toBe(
