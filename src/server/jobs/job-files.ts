@@ -1,5 +1,15 @@
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
+import {
+  appendFile,
+  mkdir,
+  open,
+  readFile,
+  rename,
+  rm,
+  stat,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -15,6 +25,10 @@ export interface JobFiles {
   cut(id: string, bytes: number): Promise<void>;
   /** The part file becomes the result. */
   finish(id: string): Promise<void>;
+  /** Keeps the page just read aside, in place of the last (job-store.ts `stash`). */
+  stash(id: string, continuation: string, body: Buffer): Promise<void>;
+  /** The page kept aside, if it was written whole. */
+  stashed(id: string): Promise<{ continuation: string; body: Buffer } | null>;
   /** The part file's lines, read back a line at a time (a summary folds them). */
   partLines(id: string): AsyncIterable<string>;
   /** Writes the result whole (a summary's small document). */
@@ -28,6 +42,7 @@ export interface JobFiles {
 export function jobFiles(dir: string): JobFiles {
   const part = (id: string) => join(dir, `${id}.part`);
   const result = (id: string) => join(dir, `${id}.result`);
+  const ahead = (id: string) => join(dir, `${id}.ahead`);
   // Made when the first job writes, so that a STATE_DIR without jobs holds no empty folder.
   let made: Promise<unknown> | null = null;
   const ready = () => (made ??= mkdir(dir, { recursive: true }));
@@ -44,6 +59,29 @@ export function jobFiles(dir: string): JobFiles {
     },
     async finish(id) {
       await rename(part(id), result(id));
+      await rm(ahead(id), { force: true });
+    },
+    async stash(id, continuation, body) {
+      await ready();
+      // The continuation on the first line (it holds none), then the page's JSON.
+      await writeFile(ahead(id), Buffer.concat([Buffer.from(`${continuation}\n`), body]));
+    },
+    async stashed(id) {
+      let text: Buffer;
+      try {
+        text = await readFile(ahead(id));
+      } catch {
+        return null;
+      }
+      const line = text.indexOf(10);
+      const body = text.subarray(line + 1);
+      try {
+        // A file cut short by a crash is no page.
+        JSON.parse(body.toString('utf8'));
+      } catch {
+        return null;
+      }
+      return { continuation: text.subarray(0, line).toString('utf8'), body };
     },
     async *partLines(id) {
       const lines = createInterface({
@@ -56,6 +94,7 @@ export function jobFiles(dir: string): JobFiles {
       await ready();
       await appendFile(part(id), '');
       await rm(result(id), { force: true });
+      await rm(ahead(id), { force: true });
       const file = await open(result(id), 'w');
       await file.writeFile(text);
       await file.close();
@@ -71,6 +110,7 @@ export function jobFiles(dir: string): JobFiles {
     },
     async remove(id) {
       await rm(part(id), { force: true });
+      await rm(ahead(id), { force: true });
       await rm(result(id), { force: true });
     },
   };

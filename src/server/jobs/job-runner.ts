@@ -1,5 +1,6 @@
 import type { ExportFormat, ListItem } from '../../shared/whole-list.ts';
 import { problem } from '../../shared/problem.ts';
+import type { PageAnswer } from '../pages/page-entry.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import { paidBy } from '../quota/prepaid-calls.ts';
 import type { Reservation } from '../quota/quota-guard.ts';
@@ -99,26 +100,11 @@ export async function runJob(
   const { pageSource, pacer, store, now = Date.now, sleep = defaultSleep } = parts;
   let record: JobRecord = { ...start };
   let held = true;
-  // A page's rows are written while the next page is fetched: the walk goes at the upstream's
-  // pace, not the upstream's and the disk's (or Redis's) added. Every other write waits for it,
-  // so the store sees the job's writes in order.
-  let committing: Promise<boolean> | null = null;
-  /** What the write in the background threw, thrown when it is waited for. */
-  let failure: { error: unknown } | null = null;
-  const settle = async () => {
-    if (committing === null) return held;
-    const committed = await committing;
-    committing = null;
-    if (failure !== null) throw failure.error;
-    held &&= committed;
-    return held;
-  };
   const change = (update: Partial<JobRecord>) => {
     record = { ...record, ...update, updatedAt: now() };
     return record;
   };
   const save = async (update: Partial<JobRecord>) => {
-    if (!(await settle())) return false;
     held &&= await store.save(owner, change(update));
     return held;
   };
@@ -131,31 +117,56 @@ export async function runJob(
   const writer = rowsWriter(record);
   const endpoint = record.request.list;
   const { id } = record.request;
-  // Whatever was written past the last page noted is cut: that page is read again.
-  held = await store.resume(owner, change({ state: 'running', waitingUntil: null }));
 
-  while (held && !signal.aborted) {
-    const first = record.pages === 0;
-    if (!first && record.next === null) break;
+  /** A page paid for and asked for; the pacer's wait when there was no room. */
+  type Fetched =
+    | { ok: true; answer: PageAnswer }
+    | { ok: false; retryAfterSeconds: number }
+    | { ok: 'threw'; error: unknown };
+  const fetchPage = async (continuation: string | null): Promise<Fetched> => {
     const paid = await pacer.take(record.client);
-    if (!paid.ok) {
-      // Said once, with when it goes on; asked again every RECHECK_MS meanwhile, since room
-      // comes back a little at a time as the window slides and a whole second's rounding on
-      // every wait would slow a long job by as much as a window's worth.
-      const until = now() + Math.max(1, paid.retryAfterSeconds) * 1000;
-      if (record.state !== 'waiting' && !(await save({ state: 'waiting', waitingUntil: until })))
-        break;
-      await sleep(Math.max(1, Math.min(until - now(), RECHECK_MS)), signal);
-      continue;
-    }
+    if (!paid.ok) return paid;
     const answer = await paidBy(paid.reservation, () =>
       pageSource.get(
-        { endpoint, id, continuation: first ? undefined : record.next! },
+        { endpoint, id, continuation: continuation ?? undefined },
         record.client,
         // Read once, not kept: the caches are for what people read (page-source.ts).
         { keep: false },
       ),
     ).finally(() => paid.reservation.release());
+    return { ok: true, answer };
+  };
+  /** Asked for ahead, its failure kept for when it is waited for. */
+  const ask = (continuation: string | null) =>
+    fetchPage(continuation).catch((error: unknown): Fetched => ({ ok: 'threw', error }));
+
+  // Whatever was written past the last page noted is cut: that page is read again, unless it
+  // is the page kept aside when it arrived (below), which is read from there.
+  held = await store.resume(owner, change({ state: 'running', waitingUntil: null }));
+  const kept = held ? await store.stashed(record.id) : null;
+  /** The next page's answer: asked for ahead, or the page kept aside before a restart. */
+  let ahead: Promise<Fetched> | null =
+    kept !== null && kept.continuation === (record.next ?? '')
+      ? Promise.resolve({ ok: true, answer: stashedAnswer(kept.body) })
+      : null;
+
+  while (held && !signal.aborted) {
+    const first = record.pages === 0;
+    if (!first && record.next === null) break;
+    const fetched = await (ahead ?? ask(record.next));
+    ahead = null;
+    if (fetched.ok === 'threw') throw fetched.error;
+    if (!fetched.ok) {
+      // Said once, with when it goes on; asked again every RECHECK_MS meanwhile, since room
+      // comes back a little at a time as the window slides and a whole second's rounding on
+      // every wait would slow a long job by as much as a window's worth.
+      const until = now() + Math.max(1, fetched.retryAfterSeconds) * 1000;
+      if (record.state !== 'waiting' && !(await save({ state: 'waiting', waitingUntil: until })))
+        break;
+      await sleep(Math.max(1, Math.min(until - now(), RECHECK_MS)), signal);
+      continue;
+    }
+    const { answer } = fetched;
     if (signal.aborted) break;
     if (answer.kind === 'problem') {
       if (answer.status === 429 || answer.status === 503) {
@@ -171,30 +182,31 @@ export async function runJob(
       return record;
     }
     const data = (answer.data ?? JSON.parse(answer.page.body.toString('utf8'))) as AnyPageData;
+    if (data.continuation !== null) {
+      // The next page is asked for now, while this one's rows are written: the walk goes at
+      // the upstream's pace rather than the upstream's and the explorer's added. This page is
+      // kept aside first, so that a restart at any moment has at most one page the upstream
+      // saw and nobody kept (the one asked for ahead): never two.
+      if (!(await store.stash(record.id, record.next ?? '', answer.page.body))) break;
+      ahead = ask(data.continuation);
+    }
     const text = (first ? writer.head : '') + writer.items(data.items, record.items === 0);
-    if (!(await settle())) break;
-    committing = store
-      .commitPage(
-        owner,
-        change({
-          pages: record.pages + 1,
-          items: record.items + data.items.length,
-          lookups: record.lookups + (answer.cache === 'miss' ? 1 : 0),
-          totalItems: first ? (data.info?.totalItems ?? null) : record.totalItems,
-          next: data.continuation,
-          bytes: record.bytes + Buffer.byteLength(text),
-          state: 'running',
-          waitingUntil: null,
-        }),
-        text,
-      )
-      .catch((error: unknown) => {
-        failure = { error };
-        return false;
-      });
+    held = await store.commitPage(
+      owner,
+      change({
+        pages: record.pages + 1,
+        items: record.items + data.items.length,
+        lookups: record.lookups + (answer.cache === 'miss' ? 1 : 0),
+        totalItems: first ? (data.info?.totalItems ?? null) : record.totalItems,
+        next: data.continuation,
+        bytes: record.bytes + Buffer.byteLength(text),
+        state: 'running',
+        waitingUntil: null,
+      }),
+      text,
+    );
     if (data.continuation === null) break;
   }
-  await settle();
   if (!held || signal.aborted) return record;
 
   const done = change({
@@ -208,6 +220,15 @@ export async function runJob(
       : { tail: writer.tail };
   await store.finish(owner, done, ending);
   return (await store.get(record.id)) ?? done;
+}
+
+/**
+ * A page kept aside before a restart, answered as the job had it: a miss, a lookup spent (the
+ * page was checked against the schema when it arrived, spec §4).
+ */
+function stashedAnswer(body: Buffer): PageAnswer {
+  const page = { kind: 'page' as const, body, etag: '', freshUntil: 0, staleUntil: 0 };
+  return { kind: 'page', cache: 'miss', page: { ...page, encoded: {}, encodedBytes: 0 } };
 }
 
 /** Folds the job's rows, kept as JSON lines, into the list's summary (constant memory a row). */

@@ -39,6 +39,14 @@ export interface JobStore {
   save(owner: string, record: JobRecord): Promise<boolean>;
   /** Appends a page's rows and notes the page in one step. */
   commitPage(owner: string, record: JobRecord, text: string): Promise<boolean>;
+  /**
+   * Keeps aside the page just read (its body, and the continuation that asked for it) before
+   * the next is asked for ahead, so that a restart reads it from here rather than ask the
+   * upstream again; one a job, each replacing the last.
+   */
+  stash(id: string, continuation: string, body: Buffer): Promise<boolean>;
+  /** The page kept aside, if there is a whole one. */
+  stashed(id: string): Promise<{ continuation: string; body: Buffer } | null>;
   /** The rows written so far, a line at a time (a summary folds them). */
   partLines(id: string): AsyncIterable<string>;
   /**
@@ -137,6 +145,11 @@ export function localJobStore(records: JobRecords, files: JobFiles): JobStore {
         await files.append(record.id, text);
         records.put(record);
       }),
+    async stash(id, continuation, body) {
+      await files.stash(id, continuation, body);
+      return true;
+    },
+    stashed: (id) => files.stashed(id),
     partLines: (id) => files.partLines(id),
     finish: (owner, record, ending) =>
       fenced(record.id, owner, async () => {

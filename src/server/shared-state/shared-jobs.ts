@@ -11,6 +11,7 @@ import { luaScript, type RedisConnection } from './redis-connection.ts';
 //   part:{id}     the rows so far, a list with a page's rows in each element, and
 //   ends:{id}     where each element ends in the file (a sorted set: element → end byte)
 //   result:{id}, result-ends:{id}, size:{id}   the same, once done, and its size
+//   ahead:{id}    the page last read, kept aside while the next is asked for (job-runner.ts)
 // The rows are kept a page to an element, not in one string: a result of any size (the
 // 300,000-video channel's CSV is 250 MB, half of a Redis string's limit), read a piece at a time
 // from any byte (Range) by finding its element in `ends`, so no replica holds a file whole.
@@ -91,14 +92,14 @@ redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
 return false`;
 
 /**
- * KEYS: job, open, key index, lease, part, ends, result, result ends, size.
+ * KEYS: job, open, key index, lease, part, ends, result, result ends, size, page aside.
  * ARGV: id, the record cancelled, kept ms. 1, or the job as it is when already finished.
  */
 const CANCEL = `local record = redis.call('GET', KEYS[1])
 if not record then return false end
 local state = cjson.decode(record).state
 if state == 'done' or state == 'failed' or state == 'cancelled' then return record end
-redis.call('DEL', KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
+redis.call('DEL', KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
@@ -139,9 +140,17 @@ export function sharedJobStore(options: {
     result: (id: string) => `${prefix}result:${id}`,
     resultEnds: (id: string) => `${prefix}result-ends:${id}`,
     size: (id: string) => `${prefix}size:${id}`,
+    ahead: (id: string) => `${prefix}ahead:${id}`,
   };
   /** Every key a job's rows are kept under. */
-  const rows = (id: string) => [k.part(id), k.ends(id), k.result(id), k.resultEnds(id), k.size(id)];
+  const rows = (id: string) => [
+    k.part(id),
+    k.ends(id),
+    k.result(id),
+    k.resultEnds(id),
+    k.size(id),
+    k.ahead(id),
+  ];
   const script = (name: string, keys: number, lua: string) =>
     luaScript(redis, `explorerJobs${name}`, keys, lua);
   const save = script('Save', 6, SAVE);
@@ -149,7 +158,7 @@ export function sharedJobStore(options: {
   const resume = script('Resume', 4, RESUME);
   const finish = script('Finish', 9, FINISH);
   const create = script('Create', 2, CREATE);
-  const cancel = script('Cancel', 9, CANCEL);
+  const cancel = script('Cancel', 10, CANCEL);
   const claim = script('Claim', 1, CLAIM);
   const renew = script('Renew', 1, RENEW);
   const release = script('Release', 1, RELEASE);
@@ -261,6 +270,27 @@ export function sharedJobStore(options: {
           [owner, JSON.stringify(record), text, record.bytes],
         ),
       )) === 1,
+    async stash(id, continuation, body) {
+      // Lapses by itself: a page kept aside is only for the next runner of an unfinished job.
+      await reported(
+        redis.set(
+          k.ahead(id),
+          Buffer.concat([Buffer.from(`${continuation}\n`), body]),
+          'PX',
+          resultTtlMs,
+        ),
+      );
+      return true;
+    },
+    async stashed(id) {
+      const text = await reported(redis.getBuffer(k.ahead(id)));
+      if (text === null) return null;
+      const line = text.indexOf(10);
+      return {
+        continuation: text.subarray(0, line).toString('utf8'),
+        body: text.subarray(line + 1),
+      };
+    },
     async *partLines(id) {
       // A page's rows end with their line, so every element holds whole lines.
       for (let element = 0; ; element += ELEMENTS_A_READ) {
