@@ -11,7 +11,7 @@ import type { AppLocale } from '../src/shared/locales.ts';
 // preview cards, into docs/screenshots/. Run after a build:
 //   npm run build && node e2e/screenshots.ts
 // (SCREENSHOT_ONLY=whole-list takes only the views whose name starts with it; =lang only the
-// views in Arabic, Japanese and German)
+// views in Arabic, Japanese and German; =jobs only the jobs' views, from a server of their own)
 // against a running explorer (SCREENSHOT_BASE_URL=http://127.0.0.1:8080), or, by default,
 // against one it starts itself on a spare port with the embedded catalogue.
 
@@ -150,9 +150,12 @@ const devices = [
   { name: 'phone', viewport: { width: 360, height: 740 }, deviceScaleFactor: 2 },
 ] as const;
 
-async function startServer(port: number): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(
+  port: number,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['src/server/index.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -295,6 +298,98 @@ async function saveLanguages(base: string): Promise<void> {
   }
 }
 
+/**
+ * Jobs (docs/jobs.md, "In the app"): the Whole list panel of the 300,000-video channel with its
+ * text export as a job waiting for quota (`jobs-panel-*`), and the jobs view with that job, a
+ * done summary and one the server no longer has (`jobs-*`), desktop and phone, light and dark.
+ * From a server of their own whose window is ten seconds, so that a job waits within the shot;
+ * each shot a client of its own (X-Forwarded-For, trusted there), its job cancelled after.
+ */
+async function saveJobs(browser: Browser): Promise<void> {
+  const server = await startServer(Number(process.env.SCREENSHOT_PORT ?? 4199) + 1, {
+    CATALOGUE_QUOTA: '2000',
+    CATALOGUE_QUOTA_WINDOW: '10s',
+    JOB_READER_RESERVE: '0.2',
+    TRUST_PROXY: 'true',
+    CLIENT_SHARE_OF_WINDOW: '1',
+    CLIENT_RATE_LIMIT_BURST: '100000',
+    CLIENT_RATE_LIMIT_PER_SECOND: '100000',
+    CHAIN_WARM_SHARE: '0',
+    STATE_DIR: '',
+  });
+  const base = server.url;
+  let client = 0;
+  try {
+    for (const device of devices) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ ...device, colorScheme });
+        await context.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.0.${++client}.1` });
+        const page = await context.newPage();
+        // A done summary of the 10,000-video channel, started as the panel starts one.
+        const summary = await page.request.post(`${base}/api/jobs`, {
+          data: { list: 'channel-videos', id: CHANNEL, kind: 'summary' },
+        });
+        const done = (await summary.json()) as { id: string; request: unknown };
+        await page.goto(`${base}/robots.txt`);
+        await page.evaluate(
+          ([key, jobs]) => localStorage.setItem(key, jobs),
+          [
+            'catalogue-explorer.jobs',
+            JSON.stringify({
+              version: 1,
+              jobs: [
+                {
+                  id: done.id,
+                  request: done.request,
+                  title: 'Catalogue Demo Studios',
+                  createdAt: Date.now() - 60_000,
+                  ended: null,
+                  notify: false,
+                },
+                {
+                  id: 'AAAAAAAAAAAAAAAAAAAAAA',
+                  request: { list: 'playlist', id: PLAYLIST, kind: 'export', format: 'csv' },
+                  title: 'Every talk, 2010–2026',
+                  createdAt: Date.now() - 86_400_000,
+                  ended: null,
+                  notify: false,
+                },
+              ],
+            }),
+          ],
+        );
+        await page.goto(`${base}/channel/${FIXTURE_IDS.hugeChannel}`);
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        await page.getByRole('button', { name: 'Whole list', exact: true }).click();
+        await page.getByRole('button', { name: 'Text as a job' }).click();
+        const job = page.locator('[data-testid=job]');
+        await job.and(page.locator('[data-job-state=waiting]')).waitFor({ timeout: 60_000 });
+        await page.getByRole('region', { name: 'Whole list' }).evaluate((e) => e.scrollIntoView());
+        await page.evaluate(() => document.fonts.ready);
+        let file = `${OUT}/jobs-panel-${device.name}-${colorScheme}.png`;
+        await page.screenshot({ path: file });
+        console.log(file);
+
+        await page.getByRole('banner').getByRole('link', { name: 'Jobs' }).click();
+        await page.locator('[data-testid=job][data-job-state=gone]').waitFor();
+        await page.locator('[data-testid=job][data-job-state=done]').waitFor();
+        await job.and(page.locator('[data-job-state=waiting]')).waitFor({ timeout: 60_000 });
+        await page.evaluate(() => document.fonts.ready);
+        file = `${OUT}/jobs-${device.name}-${colorScheme}.png`;
+        await page.screenshot({ path: file });
+        console.log(file);
+        const waiting = await job
+          .and(page.locator('[data-job-state=waiting]'))
+          .getAttribute('data-job-id');
+        await page.request.delete(`${base}/api/jobs/${waiting}`);
+        await context.close();
+      }
+    }
+  } finally {
+    server.child.kill();
+  }
+}
+
 const given = process.env.SCREENSHOT_BASE_URL;
 const server = given ? null : await startServer(Number(process.env.SCREENSHOT_PORT ?? 4199));
 const base = given ?? server!.url;
@@ -307,6 +402,8 @@ try {
   }
   if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.startsWith('lang'))
     await saveLanguages(base);
+  if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.startsWith('jobs'))
+    await saveJobs(browser);
   for (const device of devices) {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ ...device, colorScheme });

@@ -56,8 +56,8 @@ function Progress({
   const progress = progressText(job, translation);
   return (
     <div className="space-y-1">
-      {/* A bar only where it can say how far: an indeterminate one reads as stuck at nothing. */}
-      {percent !== null && job.state !== 'failed' && job.state !== 'cancelled' && (
+      {/* A bar only while it can say how far: an indeterminate one reads as stuck at nothing. */}
+      {percent !== null && !isFinished(job.state) && (
         <progress
           aria-label={t('jobs.progress.label')}
           aria-valuetext={progress}

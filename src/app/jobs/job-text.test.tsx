@@ -58,7 +58,9 @@ function words(locale: CatalogLocale) {
 
 /** A time of day as the locale's own Intl writes it (the machine's time zone is the reader's). */
 const clock = (iso: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+  new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' })
+    .format(new Date(iso))
+    .replaceAll(' ', '\u00a0');
 
 describe('a job’s words', () => {
   const en = words('en');
@@ -83,7 +85,7 @@ describe('a job’s words', () => {
     expect(clockTime(until, 'en', NOW)).toMatch(/^\d{1,2}:05\s[AP]M$/);
     expect(clockTime(until, 'de', NOW)).toMatch(/^\d{2}:05$/);
     // Another day: its weekday too.
-    expect(clockTime('2026-11-29T12:05:00.000Z', 'en', NOW)).toMatch(/^[A-Z][a-z]{2},? \d/);
+    expect(clockTime('2026-11-29T12:05:00.000Z', 'en', NOW)).toMatch(/^[A-Z][a-z]{2},?\s\d/);
   });
 
   it('count the items, and give the percentage once the length is known', () => {
@@ -124,7 +126,7 @@ describe('a job’s words', () => {
     expect(sizeText(13_420_000, 'en')).toBe('13 MB');
     expect(sizeText(2_500_000, 'en')).toBe('2.5 MB');
     expect(sizeText(2_500_000, 'de')).toBe('2,5 MB');
-    expect(sizeText(512, 'en')).toBe('512 byte');
+    expect(sizeText(512, 'en')).toBe('0.5 kB');
   });
 });
 

@@ -63,7 +63,8 @@ function clockFormat(locale: CatalogLocale, withDay: boolean): Intl.DateTimeForm
 export function clockTime(iso: string, locale: CatalogLocale, now: number): string {
   const at = new Date(iso);
   const today = new Date(now).toDateString() === at.toDateString();
-  const text = clockFormat(locale, !today).format(at);
+  // Kept on one line ("9:10 PM" never split at the end of one).
+  const text = clockFormat(locale, !today).format(at).replaceAll(' ', '\u00a0');
   // The pseudo-locale's own words are accented; so is what Intl writes in its place.
   return locale === PSEUDO_LOCALE ? pseudoText(text) : text;
 }
@@ -128,10 +129,10 @@ export function estimateText(job: Job, words: Words, now: number): string | null
 }
 
 const sizes = new Map<string, Intl.NumberFormat>();
-/** A file's size in the locale's units: "13 MB", "13 Mo", "13 МБ". */
+/** A file's size in the locale's units, from kilobytes: "13 MB", "13 Mo", "13 МБ", "0.5 kB". */
 export function sizeText(bytes: number, locale: CatalogLocale): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
-  let value = bytes;
+  const units = ['kilobyte', 'megabyte', 'gigabyte'] as const;
+  let value = bytes / 1000;
   let unit = 0;
   while (value >= 1000 && unit < units.length - 1) {
     value /= 1000;
@@ -139,7 +140,7 @@ export function sizeText(bytes: number, locale: CatalogLocale): string {
   }
   const tag = locale === PSEUDO_LOCALE ? DEFAULT_LOCALE : locale;
   // One decimal below ten ("2.5 MB"), none above ("13 MB").
-  const digits = value < 10 && unit > 0 ? 1 : 0;
+  const digits = value < 10 ? 1 : 0;
   const key = `${tag} ${units[unit]} ${digits}`;
   let format = sizes.get(key);
   if (!format) {
