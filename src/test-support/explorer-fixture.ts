@@ -11,6 +11,7 @@ import { readServerConfig } from '../server/config.ts';
 import { createLogger } from '../server/observability/logger.ts';
 import { createHttpEdge } from '../server/process/http-server.ts';
 import { startExplorer, type Explorer } from '../server/process/start-explorer.ts';
+import { freePort } from './free-port.ts';
 import { startCountingProxy, type TestUpstream } from './test-upstream.ts';
 
 // For tests only: the embedded catalogue on loopback, a proxy in front of it that counts every
@@ -31,6 +32,12 @@ export interface ExplorerFixtureOptions {
   dataDir?: string;
   /** Whether `/__faults` switches faults at run time (`setFaults`); default true. */
   faultControl?: boolean;
+  /**
+   * The catalogue in a child process of its own (`npm run catalogue`) rather than in the
+   * test's: for tests that run several long walks at once, whose catalogues would otherwise
+   * share the test's one thread with each other and with the test's own checks.
+   */
+  catalogueProcess?: boolean;
 }
 
 export interface ServedExplorer {
@@ -88,19 +95,66 @@ const defined = (env: ExplorerEnv) =>
     string
   >;
 
+/** `node src/catalogue/index.ts` on a free loopback port, once it answers. */
+async function catalogueChild(options: {
+  apiKey: string;
+  apiSecret: string;
+  dataDir: string;
+  faultControl: boolean;
+}): Promise<StartedCatalogue> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [resolve('src/catalogue/index.ts')], {
+    env: {
+      CATALOGUE_HOST: '127.0.0.1',
+      CATALOGUE_PORT: String(port),
+      CATALOGUE_API_KEY: options.apiKey,
+      CATALOGUE_API_SECRET: options.apiSecret,
+      CATALOGUE_DATA_DIR: options.dataDir,
+      CATALOGUE_FAULT_CONTROL: String(options.faultControl),
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise((done) => child.once('exit', done));
+  for (let waited = 0; ; waited += 50) {
+    const answered = await fetch(`${url}/api/v1/playlist`).then(
+      (response) => response.body?.cancel().then(() => true),
+      () => false,
+    );
+    if (answered) break;
+    if (child.exitCode !== null || waited > START_MS) {
+      child.kill('SIGKILL');
+      throw new Error(`the catalogue did not start:\n${stderr}`);
+    }
+    await sleep(50);
+  }
+  return {
+    url,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 export async function startExplorerFixture(
   options: ExplorerFixtureOptions = {},
 ): Promise<ExplorerFixture> {
   const apiKey = options.apiKey ?? randomBytes(16).toString('hex');
   const apiSecret = options.apiSecret ?? randomBytes(24).toString('base64url');
   const dataDir = resolve(options.dataDir ?? 'data');
-  const catalogue = await startCatalogue({
+  const catalogueOptions = {
     apiKey,
     apiSecret,
     dataDir,
     thumbnailBaseUrl: '',
     faultControl: options.faultControl ?? true,
-  });
+  };
+  const catalogue = options.catalogueProcess
+    ? await catalogueChild(catalogueOptions)
+    : await startCatalogue(catalogueOptions);
   let upstream: TestUpstream;
   try {
     upstream = await startCountingProxy(catalogue.url);

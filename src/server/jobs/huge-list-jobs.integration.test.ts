@@ -27,8 +27,8 @@ import { startFlags } from '../../test-support/start-flags.ts';
 // but the one in flight at a kill; the job ends within a window of what its lookups need at the
 // jobs' part of the window; a process running it grows by no more than 30 MB. And two jobs and
 // a person reading pages sharing a small budget: every job completes, the reader is never
-// refused. The three run side by side, each with a catalogue of its own, so that the suite
-// waits for the longest (about 70 s: the windows' pace, not this machine's).
+// refused. The three run side by side, each with a catalogue of its own (in a process of its
+// own), so that the suite waits for the longest (about 70 s: the windows' pace).
 
 const WINDOW_SECONDS = 10;
 const BUDGET = 2000;
@@ -68,7 +68,8 @@ afterAll(async () => {
 });
 
 async function fixture(): Promise<ExplorerFixture> {
-  const made = await startExplorerFixture();
+  // Each catalogue in a process of its own, as an upstream is: the three run at once.
+  const made = await startExplorerFixture({ catalogueProcess: true });
   fixtures.push(made);
   return made;
 }
