@@ -331,33 +331,30 @@ async function saveJobs(browser: Browser): Promise<void> {
         });
         const done = (await summary.json()) as { id: string; request: unknown };
         await page.goto(`${base}/robots.txt`);
-        await page.evaluate(
-          ([key, jobs]) => localStorage.setItem(key, jobs),
-          [
-            'catalogue-explorer.jobs',
-            JSON.stringify({
-              version: 1,
-              jobs: [
-                {
-                  id: done.id,
-                  request: done.request,
-                  title: 'Catalogue Demo Studios',
-                  createdAt: Date.now() - 60_000,
-                  ended: null,
-                  notify: false,
-                },
-                {
-                  id: 'AAAAAAAAAAAAAAAAAAAAAA',
-                  request: { list: 'playlist', id: PLAYLIST, kind: 'export', format: 'csv' },
-                  title: 'Every talk, 2010–2026',
-                  createdAt: Date.now() - 86_400_000,
-                  ended: null,
-                  notify: false,
-                },
-              ],
-            }),
-          ],
-        );
+        await page.evaluate(({ key, jobs }) => localStorage.setItem(key, jobs), {
+          key: 'catalogue-explorer.jobs',
+          jobs: JSON.stringify({
+            version: 1,
+            jobs: [
+              {
+                id: done.id,
+                request: done.request,
+                title: 'Catalogue Demo Studios',
+                createdAt: Date.now() - 60_000,
+                ended: null,
+                notify: false,
+              },
+              {
+                id: 'AAAAAAAAAAAAAAAAAAAAAA',
+                request: { list: 'playlist', id: PLAYLIST, kind: 'export', format: 'csv' },
+                title: 'Every talk, 2010–2026',
+                createdAt: Date.now() - 86_400_000,
+                ended: null,
+                notify: false,
+              },
+            ],
+          }),
+        });
         await page.goto(`${base}/channel/${FIXTURE_IDS.hugeChannel}`);
         await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
         await page.getByRole('button', { name: 'Whole list', exact: true }).click();
