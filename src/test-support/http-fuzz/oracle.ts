@@ -131,7 +131,7 @@ export function expectationFor(request: WireRequest): Expectation {
 // `{list}` one of the three kinds (else 404 not_found), the ID of that kind's shape (else 400
 // invalid_id), an export's extension one of three (else 404 not_found) and no parameters at all
 // (else 400 unknown_parameter), a summary's only parameters `from` and `to` (else 400
-// unknown_parameter), each a whole number from 1 with `from` no later than `to` (else 400
+// unknown_parameter), each given once (else 400 repeated_parameter), a whole number from 1 with `from` no later than `to` (else 400
 // invalid_range). Only a request that passes all of them may start a walk, and so call upstream.
 //
 // Where the path or query could be read more than one way the verdict is `either`: a path
@@ -262,10 +262,9 @@ function rangeVerdict(rawQuery: string): { verdict: Verdict; codes: string[] } {
   }
   const counts = (name: string) => parts.filter((p) => p.name === name).length;
   if (counts('from') > 1 || counts('to') > 1) {
-    // Which of a repeated bound counts is not defined: only an unknown name is certain.
-    return codes.includes('unknown_parameter')
-      ? { verdict: 'invalid', codes: ['unknown_parameter', 'invalid_range'] }
-      : { verdict: 'either', codes: [...codes, 'invalid_range'] };
+    // A bound given twice is refused (server/http/query.ts), as is an unknown name: whichever
+    // the query names first is the answer.
+    return { verdict: 'invalid', codes: ['unknown_parameter', 'repeated_parameter'] };
   }
   const from = values.get('from')?.[0];
   const to = values.get('to')?.[0];
