@@ -85,7 +85,8 @@ export function ExportLinks({
   const translation = useTranslation();
   const { t } = translation;
   const [fetching, setFetching] = useState<Fetching | null>(null);
-  const fetchFirst = offer === 'unknown-length';
+  // A channel's lists state no length (whether or not the cost has come yet).
+  const fetchFirst = list !== 'playlist';
   const fetchExport = (event: MouseEvent<HTMLAnchorElement>, format: ExportFormat) => {
     if (!fetchFirst) return; // a plain download, streamed as the server reads
     event.preventDefault();
