@@ -56,7 +56,9 @@ test('load all: the cost first, then progress that can be cancelled; what loaded
   await expect(
     page.getByText(/50 pages: \d+ lookups? to the catalogue|costs no lookups/),
   ).toBeVisible();
-  await expect(page.getByText(/Quota this hour: [\d,]+ of [\d,]+ lookups left/)).toBeVisible();
+  await expect(
+    page.getByText(/Quota for this window \(1 hour\): [\d,]+ of [\d,]+ lookups left/),
+  ).toBeVisible();
 
   // A slow connection (Chromium's own throttling), so that the walk can be caught halfway.
   const cdp = await page.context().newCDPSession(page);

@@ -60,7 +60,7 @@ describe('describeProblem', () => {
     expect(
       describeProblem(http(429, 'share_exhausted', 1200), 'playlist', 'PLx', en),
     ).toMatchObject({
-      title: 'Your share of the hour is used up',
+      title: 'Your share of the quota is used up',
       canRetry: true,
       retryAfter: 1200,
     });
@@ -101,7 +101,7 @@ describe('describeProblem', () => {
       'The catalogue cannot be reached right now.',
     );
     expect(failureSentence(http(429, 'quota_exhausted', 90), en)).toBe(
-      'The explorer has used its hourly allowance of catalogue requests. Try again in 2 minutes.',
+      'The explorer has used its current allowance of catalogue requests. Try again in 2 minutes.',
     );
     expect(failureSentence(http(429, 'quota_exhausted'), en)).toMatch(/Try again later\.$/);
     expect(failureSentence(http(400, 'invalid_range'), en)).toMatch(/^The range must be/);
@@ -129,7 +129,7 @@ describe('describeProblem', () => {
   it('says a walk’s stop by its code', () => {
     const stop = { code: 'share_exhausted', detail: 'detail', retryAfter: 3600 };
     expect(problemSentence(stop, en)).toBe(
-      'Each reader may spend a part of the explorer’s hourly catalogue requests, and yours is spent. Try again in 1 hour.',
+      'Each reader may spend a part of the explorer’s allowance of catalogue requests, and yours is spent. Try again in 1 hour.',
     );
     expect(problemSentence({ code: 'constructor' }, en)).toBe('Something went wrong.');
   });

@@ -8,8 +8,10 @@ import type { Walk } from '../hooks/use-walk.ts';
 import type { WholeListProps } from '../panel-props.ts';
 import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 
-// "Load all": what it costs first (upstream lookups, the hour's quota left), then a progress
-// bar that can be cancelled. What has loaded stays in the list.
+// "Load all": what it costs first (upstream lookups, the window's quota left), then a progress
+// bar that can be cancelled. What has loaded stays in the list. The quota's window is the
+// server's (CATALOGUE_QUOTA_WINDOW: an hour, a day, seconds in tests), said as a duration in the
+// reader's words.
 
 function spendText(cost: WalkCost, t: Translation['t']): string {
   if (cost.lookups === null) {
@@ -24,16 +26,22 @@ function spendText(cost: WalkCost, t: Translation['t']): string {
     : t('wholeList.cost.lookups', values);
 }
 
-function shortText(cost: WalkCost, { t, formatWait }: Translation): string {
+function shortText(cost: WalkCost, { t, formatWait, describeDuration }: Translation): string {
   const share = cost.limitedBy === 'share';
-  if (!cost.retryAfter) return t(share ? 'wholeList.cost.shareShort' : 'wholeList.cost.quotaShort');
+  const window = describeDuration(cost.quota.windowSeconds);
+  if (!cost.retryAfter) {
+    return t(share ? 'wholeList.cost.shareShort' : 'wholeList.cost.quotaShort', { window });
+  }
   const wait = formatWait(cost.retryAfter);
-  return t(share ? 'wholeList.cost.shareShortRetry' : 'wholeList.cost.quotaShortRetry', { wait });
+  return t(share ? 'wholeList.cost.shareShortRetry' : 'wholeList.cost.quotaShortRetry', {
+    window,
+    wait,
+  });
 }
 
 function CostLine({ cost }: { cost: WalkCost }) {
   const translation = useTranslation();
-  const { t, formatWait } = translation;
+  const { t, formatWait, describeDuration } = translation;
   const { quota } = cost;
   return (
     <div className="space-y-1">
@@ -42,6 +50,7 @@ function CostLine({ cost }: { cost: WalkCost }) {
         {t('wholeList.cost.quota', {
           remaining: quota.remaining,
           budget: quota.budgetPerHour,
+          window: describeDuration(quota.windowSeconds),
           paused: quota.pausedForSeconds > 0 ? 'yes' : 'no',
           wait: quota.pausedForSeconds > 0 ? formatWait(quota.pausedForSeconds) : '',
           share: cost.share ? 'yes' : 'no',

@@ -107,11 +107,11 @@ const COST: WalkCost = {
   retryAfter: 600,
 };
 
-function render(locale: CatalogLocale, ui: ReactNode, search = ''): string {
+function render(locale: CatalogLocale, ui: ReactNode, search = '', cost = COST): string {
   const i18n = setupI18n({ locale, messages: { [locale]: compileCatalog(locale) } });
   const queryClient = new QueryClient();
   queryClient.setQueryData(summaryOptions('playlist', ID).queryKey, SUMMARY);
-  queryClient.setQueryData(walkCostOptions('playlist', ID).queryKey, COST);
+  queryClient.setQueryData(walkCostOptions('playlist', ID).queryKey, cost);
   return renderToStaticMarkup(
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
@@ -175,7 +175,7 @@ describe('the panel’s words', () => {
     expect(complete).toContain('1:07:45');
     expect(complete).toContain('(1 hr, 7 min)');
     expect(complete).toContain(
-      'Partial: the server could not read the whole list. The explorer has used its hourly allowance of catalogue requests. Try again in 2 minutes.',
+      'Partial: the server could not read the whole list. The explorer has used its current allowance of catalogue requests. Try again in 2 minutes.',
     );
     expect(complete).toContain('All 3 items · 1 live or without a duration');
     expect(complete).toContain('Download CSV');
@@ -186,10 +186,10 @@ describe('the panel’s words', () => {
     );
     expect(partial).toContain('50 pages: 48 lookups to the catalogue, 2 cached.');
     expect(partial).toContain(
-      'Quota this hour: 4,000 of 5,000 lookups left · paused for 2 minutes (the catalogue asked) · your share: 20 of 500.',
+      'Quota for this window (1 hour): 4,000 of 5,000 lookups left · paused for 2 minutes (the catalogue asked) · your share: 20 of 500.',
     );
     expect(partial).toContain(
-      'Not enough of your share of the hour left for the whole list: try again in 10 minutes.',
+      'Not enough of your share of this window (1 hour) left for the whole list: try again in 10 minutes.',
     );
     expect(partial).toContain('The 3 items loaded so far · 1 live or without a duration');
 
@@ -228,6 +228,35 @@ describe('the panel’s words', () => {
       />,
     );
     expect(oddHtml).toContain('<bdi>&lt;0&gt;x&lt;/0&gt;</bdi>');
+  });
+
+  it('says the server’s quota window, not always an hour', () => {
+    const partial = (windowSeconds: number, locale: CatalogLocale = 'en', retryAfter?: number) =>
+      readerText(
+        render(locale, <WholeListPanel {...props({ complete: false, totalItems: 5000 })} />, '', {
+          ...COST,
+          quota: { ...COST.quota, windowSeconds, pausedForSeconds: 0 },
+          share: undefined,
+          limitedBy: 'quota',
+          ...(retryAfter === undefined ? { retryAfter: undefined } : { retryAfter }),
+        }),
+      );
+    const day = partial(86_400, 'en', 3600);
+    expect(day).toContain('Quota for this window (24 hours): 4,000 of 5,000 lookups left.');
+    expect(day).toContain(
+      'Not enough quota left in this window (24 hours) for the whole list: try again in 1 hour.',
+    );
+    const seconds = partial(10);
+    expect(seconds).toContain('Quota for this window (10 seconds): 4,000 of 5,000 lookups left.');
+    expect(seconds).toContain(
+      'Not enough quota left in this window (10 seconds) for the whole list.',
+    );
+    expect(seconds.filter((line) => /quota/i.test(line)).join(' ')).not.toMatch(/hour/);
+    // In the reader's language too.
+    expect(partial(86_400, 'de').join(' ')).toContain(
+      'Kontingent dieses Zeitfensters (24 Stunden)',
+    );
+    expect(partial(10, 'fr').join(' ')).toMatch(/Quota de cette période \(10\ssecondes\)/);
   });
 
   it('draws the charts from the reader’s start: right to left in Arabic', () => {
