@@ -97,7 +97,7 @@ export const PROBLEM_CODES = {
   share_exhausted: {
     status: 429,
     meaning:
-      'This client has spent its share of the hour’s catalogue quota, or what is left of it cannot cover this walk.',
+      'This client has spent its share of the window’s catalogue quota, or what is left of it cannot cover this walk.',
     retryAfter: 'always',
   },
   walks_busy: {
