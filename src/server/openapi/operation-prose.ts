@@ -14,7 +14,7 @@ import { SPOOL_LIMITS } from '../whole-list/walk-spool.ts';
 const FIRST_PAGE =
   'The list’s first page is read before anything else (from the explorer’s cache when it holds it): when it cannot be had, the answer is that page’s problem, as the lookup would give it.';
 
-const WALK_LIMITS = `A walk spends catalogue quota page by page; pages the explorer’s cache holds cost nothing. It does not start when the hour’s remaining quota cannot cover a playlist (whose length its first page states; the problem then carries the walk’s \`cost\`), nor when this client already reads ${WALKS_PER_CLIENT} whole lists: both are a 429 with Retry-After, sent before any byte of a body. When jobs are served, a refusal that a job would get past (the quota, this client’s share or allowance, the walks already running) carries \`job\`: the request that starts the job doing the same work (\`POST\` its \`body\` as JSON to its \`href\`).`;
+const WALK_LIMITS = `A walk spends catalogue quota page by page; pages the explorer’s cache holds cost nothing. It does not start when the window’s remaining quota cannot cover a playlist (whose length its first page states; the problem then carries the walk’s \`cost\`), nor when this client already reads ${WALKS_PER_CLIENT} whole lists: both are a 429 with Retry-After, sent before any byte of a body. When jobs are served, a refusal that a job would get past (the quota, this client’s share or allowance, the walks already running) carries \`job\`: the request that starts the job doing the same work (\`POST\` its \`body\` as JSON to its \`href\`).`;
 
 const CUT_OFF =
   'Once the first byte has gone out the status cannot change. A body that cannot be finished is cut off: the chunked body ends without its terminating chunk, so every client sees a transfer error (curl exits with 18, fetch rejects while the body is read), never a clean end';
@@ -65,7 +65,7 @@ export const OPERATION_PROSE: Record<string, string> = {
   jobResult:
     'The finished job’s file: an export in its format (named after the list), a load-all’s items as one JSON array, or a summary (`ListSummary`). It never changes, so its `ETag` holds for good, and a `Range` of bytes resumes a download cut short.',
   walkCost: [
-    'How many pages the list has, how many at the start of its chain the cache already holds, how many catalogue calls a walk would spend and whether the hour’s remaining quota covers them (if not, `retryAfter` says when it would). A channel’s lists state no length, so their figures are null and their walk goes on while the quota lasts.',
+    'How many pages the list has, how many at the start of its chain the cache already holds, how many catalogue calls a walk would spend and whether the window’s remaining quota covers them (if not, `retryAfter` says when it would). A channel’s lists state no length, so their figures are null and their walk goes on while the quota lasts.',
     FIRST_PAGE,
   ].join('\n\n'),
   walkList: [

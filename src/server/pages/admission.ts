@@ -134,7 +134,7 @@ export function createAdmission(options: {
           ? {
               status: 429,
               code: 'share_exhausted',
-              detail: 'This address has spent its share of the hour’s catalogue quota.',
+              detail: 'This address has spent its share of the window’s catalogue quota.',
               retryAfterSeconds: allowed.retryAfterSeconds,
             }
           : {

@@ -278,14 +278,14 @@ function walkRefusal(
     const shareLeft = why.shareLeft ?? 0;
     return refusal(
       'share_exhausted',
-      `${needs}, and this address has ${shareLeft} left of its share of the hour.`,
+      `${needs}, and this address has ${shareLeft} left of its share of the window.`,
       { instance, retryAfterSeconds, extensions: { cost, shareLeft }, pointer },
     );
   }
   const detail =
     cost.lookups === null && reason === 'quota_exhausted'
-      ? 'The hour’s upstream quota is spent; the walk would not get past its first page.'
-      : `${needs} and ${cost.quota.remaining} are left this hour.`;
+      ? 'The window’s upstream quota is spent; the walk would not get past its first page.'
+      : `${needs} and ${cost.quota.remaining} are left in this window.`;
   return refusal(reason, detail, { instance, retryAfterSeconds, extensions: { cost }, pointer });
 }
 

@@ -176,7 +176,7 @@ export function problemFor(lookup: Lookup, failure: UpstreamFailure): FailurePro
     case 'quota_exhausted':
       return failureProblem(
         'quota_exhausted',
-        "The explorer has used this hour's catalogue quota; try again later.",
+        "The explorer has used this window's catalogue quota; try again later.",
         failure.retryAfterSeconds,
       );
     case 'credentials_rejected':
