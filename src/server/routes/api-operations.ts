@@ -157,7 +157,10 @@ const WALK_COST_MEMBER: Partial<Record<ProblemCode, Record<string, Json>>> = {
   quota_exhausted: { cost: schemaRef('WalkCost') },
   share_exhausted: {
     cost: schemaRef('WalkCost'),
-    shareLeft: { type: 'integer', description: 'Lookups left of this client’s share of the window.' },
+    shareLeft: {
+      type: 'integer',
+      description: 'Lookups left of this client’s share of the window.',
+    },
   },
   walks_busy: {
     position: { type: 'integer', description: 'The place the walk had in the line.' },
