@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import {
   FIXTURE_IDS,
@@ -7,7 +5,9 @@ import {
   BIG_CHANNEL_VIDEOS,
 } from '../src/catalogue/demo-fixtures.ts';
 import { endpoints } from '../src/shared/endpoints.ts';
-import { jobSchema, type Job, type JobRequest } from '../src/shared/jobs.ts';
+import { isFinished, type Job, type JobRequest } from '../src/shared/jobs.ts';
+import { postJob, untilJob } from '../src/test-support/job-requests.ts';
+import { residentBytes as residentOf } from '../src/test-support/memory-probe.ts';
 import { catalogueStart } from './catalogue-paging.ts';
 import { startExplorer } from './explorer.ts';
 import { labelled, LOCAL, profileEnv, REMOTE_LIKE } from './latency-profiles.ts';
@@ -27,8 +27,7 @@ import type { BenchRow } from './table.ts';
 // (remote-like), the upstream's. The smoke run takes the 10,000-video channel instead (334
 // pages), locally only.
 
-const residentBytes = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const residentBytes = (pid: number) => residentOf(pid) ?? 0;
 
 /**
  * Pages per second of a client following the channel's chain straight from the upstream, over
@@ -62,25 +61,23 @@ async function rawChain(
   }
 }
 
+/** Asks for the job and reads it until it is done (or `until` says so). */
 async function runJob(
   url: string,
   request: JobRequest,
-  until?: (job: Job) => boolean,
+  until: (job: Job) => boolean = () => false,
 ): Promise<Job> {
-  const made = await fetch(`${url}/api/jobs`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(request),
-  });
+  const made = await postJob(url, request);
   if (made.status !== 202) throw new Error(`job: ${made.status} ${await made.text()}`);
-  const location = made.headers.get('location')!;
-  for (;;) {
-    const job = jobSchema.parse(await (await fetch(url + location)).json());
-    if (job.state === 'done' || until?.(job)) return job;
-    if (job.state === 'failed' || job.state === 'cancelled')
-      throw new Error(`job ${job.state}: ${job.problem?.detail ?? ''}`);
-    await sleep(100);
-  }
+  const job = await untilJob(
+    url,
+    made.headers.get('location')!,
+    (j) => isFinished(j.state) || until(j),
+    { timeoutMs: 30 * 60_000, everyMs: 100 },
+  );
+  if (job.state === 'failed' || job.state === 'cancelled')
+    throw new Error(`job ${job.state}: ${job.problem?.detail ?? ''}`);
+  return job;
 }
 
 /** Pages per second of a job, from its record: asked for → its last page noted. */

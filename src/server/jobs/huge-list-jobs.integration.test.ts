@@ -8,7 +8,7 @@ import { parse } from 'csv-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS, HUGE_CHANNEL_VIDEOS } from '../../catalogue/demo-fixtures.ts';
 import { hugeChannelVideoId } from '../../catalogue/huge-channel.ts';
-import { jobSchema, type Job, type JobRequest } from '../../shared/jobs.ts';
+import type { Job, JobRequest } from '../../shared/jobs.ts';
 import {
   startExplorerFixture,
   type ExplorerChild,
@@ -18,6 +18,7 @@ import {
 import { residentBytes } from '../../test-support/memory-probe.ts';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { startFlags } from '../../test-support/start-flags.ts';
+import { postJob, untilJob } from '../../test-support/job-requests.ts';
 
 // The demo's channel of 300,000 videos (10,000 pages of 30) exported to CSV as a job, on a quota
 // window of 10 s with 2,000 lookups: more than six windows of the jobs' part of it. Once with
@@ -75,37 +76,22 @@ async function fixture(): Promise<ExplorerFixture> {
   return made;
 }
 
-const post = (url: string, body: JobRequest, client = '192.0.2.1') =>
-  fetch(`${url}/api/jobs`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': client },
-    body: JSON.stringify(body),
-  });
-
-async function read(url: string, location: string): Promise<Job> {
-  const response = await fetch(url + location);
-  expect(response.status).toBe(200);
-  return jobSchema.parse(await response.json());
-}
+const post = (url: string, body: JobRequest, client = '192.0.2.1') => postJob(url, body, client);
 
 /** Polls the job until `done`, sampling the resident memory of `watched` on the way. */
-async function until(
+const until = (
   url: string,
   location: string,
   done: (job: Job) => boolean,
   watched?: { pid: number; peak: number },
-  ms = 180_000,
-) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (watched) watched.peak = Math.max(watched.peak, residentBytes(watched.pid) ?? 0);
-    const job = await read(url, location);
-    if (done(job)) return job;
-    if (Date.now() > deadline)
-      throw new Error(`still ${job.state}: ${JSON.stringify(job.progress)}`);
-    await sleep(250);
-  }
-}
+) =>
+  untilJob(url, location, done, {
+    timeoutMs: 180_000,
+    everyMs: 250,
+    onRead() {
+      if (watched) watched.peak = Math.max(watched.peak, residentBytes(watched.pid) ?? 0);
+    },
+  });
 
 /**
  * A child's resident memory to measure a long job's growth from: once it has run a short job of

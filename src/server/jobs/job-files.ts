@@ -1,14 +1,5 @@
 import { appendFileSync, closeSync, createReadStream, openSync, writeSync } from 'node:fs';
-import {
-  appendFile,
-  mkdir,
-  open,
-  readFile,
-  rename,
-  rm,
-  stat,
-  truncate,
-} from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 

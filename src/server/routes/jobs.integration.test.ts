@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
-import { jobSchema, type Job } from '../../shared/jobs.ts';
+import type { Job } from '../../shared/jobs.ts';
 import {
   startExplorerFixture,
   type ExplorerFixture,
   type ServedExplorer,
 } from '../../test-support/explorer-fixture.ts';
+import { postJob as post, untilJob } from '../../test-support/job-requests.ts';
 
 // Jobs over HTTP, as a client meets them: made (and found again), read, downloaded whole and
 // by byte ranges, cancelled, refused when malformed; and a job taken up again after the
@@ -27,29 +28,8 @@ afterEach(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const post = (url: string, body: unknown) =>
-  fetch(`${url}/api/jobs`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
-async function read(url: string, location: string): Promise<Job> {
-  const response = await fetch(url + location);
-  expect(response.status).toBe(200);
-  return jobSchema.parse(await response.json());
-}
-
-async function until(url: string, location: string, done: (job: Job) => boolean, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const job = await read(url, location);
-    if (done(job)) return job;
-    if (Date.now() > deadline)
-      throw new Error(`still ${job.state}: ${JSON.stringify(job.progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (url: string, location: string, done: (job: Job) => boolean, timeoutMs = 60_000) =>
+  untilJob(url, location, done, { timeoutMs });
 
 describe('jobs over HTTP', () => {
   let explorer: ServedExplorer;
