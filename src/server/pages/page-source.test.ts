@@ -11,6 +11,7 @@ import { buildPageSource } from './build-page-source.ts';
 import type { PageAnswer } from './page-entry.ts';
 import type { UpstreamResult } from '../upstream/client.ts';
 import type { Lookup } from '../upstream/lookup.ts';
+import { NO_SECOND_LEVEL, type SecondLevel } from './second-level.ts';
 
 // The page source on its own: cache, then a request in flight, then the client's allowance,
 // then the upstream, then a stale copy. Its upstream is a scripted stand-in for the upstream
@@ -318,7 +319,7 @@ const cases: Case[] = [
   },
 ];
 
-function makeSource(script: UpstreamResult[], burst = 100) {
+function makeSource(script: UpstreamResult[], burst = 100, secondLevel?: SecondLevel) {
   let clock = 1_000_000_000;
   const now = () => clock;
   const upstream = scriptedUpstreamClient(script);
@@ -330,6 +331,7 @@ function makeSource(script: UpstreamResult[], burst = 100) {
     staleMs: STALE_MS,
     refusalMs: REFUSAL_MS,
     now,
+    secondLevel,
   });
   const advance = (ms: number) => (clock += ms);
   return { source, upstream, cache, advance };
@@ -368,5 +370,39 @@ describe('page source', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(answer.page.encodedBytes).toBe(one.length);
     expect(cache.stats().bytes).toBe(before + KEPT_COPY_BYTES + one.length);
+  });
+
+  describe('a page another replica claimed and never answers (it died asking)', () => {
+    /** The second level as such a replica left it: the claim held, waits running out. */
+    function claimedElsewhere() {
+      const seen = { claims: 0, waits: 0, releases: 0, stores: 0 };
+      const secondLevel: SecondLevel = {
+        ...NO_SECOND_LEVEL,
+        read: () => ({ fetching: true }),
+        claim: () => (seen.claims++, false),
+        waitFor: () => (seen.waits++, Promise.resolve({ fetching: false })),
+        release: () => void seen.releases++,
+        store: () => void seen.stores++,
+      };
+      return { secondLevel, seen };
+    }
+
+    it('a reader waits for its result before fetching the page itself', async () => {
+      const { secondLevel, seen } = claimedElsewhere();
+      const { source } = makeSource([upstreamPage(P1)], 100, secondLevel);
+      // Merged, as a wait for another's fetch is, though that came to nothing.
+      expect(summary(await source.get(first, 'a'))).toEqual(page('merged', P1, fromUpstream()));
+      expect(seen).toEqual({ claims: 1, waits: 2, releases: 0, stores: 1 });
+    });
+
+    it('a job fetches at once, claiming nothing and keeping nothing: nobody else could be given its page', async () => {
+      const { secondLevel, seen } = claimedElsewhere();
+      const { source, cache } = makeSource([upstreamPage(P1)], 100, secondLevel);
+      expect(summary(await source.get(first, 'a', { keep: false }))).toEqual(
+        page('miss', P1, fromUpstream()),
+      );
+      expect(seen).toEqual({ claims: 0, waits: 0, releases: 0, stores: 0 });
+      expect(cache.stats().entries).toBe(0);
+    });
   });
 });

@@ -62,7 +62,11 @@ export interface GetOptions {
   /**
    * Whether a page fetched for this request is kept, here and in the second level: true
    * unless said. A job's walk of a long list says false: its pages, read once each, would push
-   * out of the caches what people read, and grow this process by the cache's size.
+   * out of the caches what people read, and grow this process by the cache's size. Since
+   * nobody else could be given such a page, it is fetched without a claim in the second
+   * level, and without waiting on another replica's claim: a replica that died holding one
+   * (one that ran the job, asking its next page) would hold up the job's takeover for the
+   * claim's lifetime, and a live one costs at most a lookup asked twice.
    */
   keep?: boolean;
 }
@@ -195,7 +199,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     pass: CallPass,
     keepIt = true,
   ): Promise<PageAnswer> {
-    if (!(await secondLevel.claim(key))) {
+    if (keepIt && !(await secondLevel.claim(key))) {
       // Someone else claimed the page since we looked: their result rather than a second call.
       const other = await fromElsewhere(key, previous);
       if (other !== undefined) {
@@ -221,7 +225,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       if (keepIt) {
         keep(key, page);
         secondLevel.store(key, page, page.staleUntil - at);
-      } else secondLevel.release(key);
+      }
       try {
         onPage?.(lookup, result.page);
       } catch {
@@ -335,7 +339,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     const flight = coalescer.inFlight(key);
     if (flight !== undefined) return answerOrStale(flight, previous, true);
     if (seen.hold !== undefined) return Promise.resolve(heldElsewhere(seen.hold, previous, at));
-    if (seen.fetching) {
+    if (seen.fetching && keepIt) {
       // Someone else is fetching it: wait for their result, merged like a local flight (and
       // free, like one); fetch here only if that comes to nothing.
       const waited = coalescer.start(key, async () => {
