@@ -63,4 +63,35 @@ describe('client shares: the most of the hour one address may spend', () => {
     now += 4_001;
     expect(shares.room('a')).toBe(3);
   });
+
+  it('a reservation given back after its lookups left the window gives back nothing more', () => {
+    let now = 1_000_000_000_000;
+    const shares = createClientShares({ perClient: 10, windowSeconds: 10, now: () => now });
+    const long = shares.reserve('a', 6);
+    if (!long.ok) throw new Error('expected a reservation');
+    long.reservation.take();
+    now += 10_001;
+    expect(shares.take('a').ok).toBe(true);
+    long.reservation.release();
+    expect(shares.room('a')).toBe(9);
+  });
+
+  it('a job’s lookups, one reservation each, are counted in their buckets and leave on time', () => {
+    let now = 1_000_000_000_000;
+    const shares = createClientShares({ perClient: 1000, windowSeconds: 10, now: () => now });
+    for (let i = 0; i < 1000; i++) {
+      const one = shares.reserve('job', 1);
+      if (!one.ok) throw new Error(`refused at ${i}`);
+      one.reservation.take();
+      one.reservation.release();
+      now += 5;
+    }
+    expect(shares.room('job')).toBe(0);
+    expect(shares.reserve('job', 1)).toMatchObject({ ok: false });
+    // The first second's lookups leave ten seconds on, and no sooner.
+    now = 1_000_000_000_000 + 10_000;
+    expect(shares.room('job')).toBe(0);
+    now += 1_000;
+    expect(shares.room('job')).toBeGreaterThanOrEqual(199);
+  });
 });

@@ -37,6 +37,23 @@ export interface ClientShares {
   ): { ok: true; reservation: Reservation } | Extract<ShareDecision, { ok: false }>;
 }
 
+/** Lookups counted in one bucket, leaving the window with the latest of them. */
+interface Entry {
+  when: number;
+  calls: number;
+  /** Gone from the window: what is given back no longer counts against the share. */
+  left: boolean;
+}
+
+/**
+ * A client's entries, oldest first, one per bucket at most, and their sum: a job asks for room
+ * before every lookup, and its entries run to the length of the window in buckets.
+ */
+interface Spending {
+  entries: Entry[];
+  used: number;
+}
+
 export function createClientShares(options: {
   perClient: number;
   /** The quota's window in seconds (default an hour). */
@@ -46,40 +63,50 @@ export function createClientShares(options: {
   const { perClient, windowSeconds = HOUR_SECONDS, now = Date.now } = options;
   const windowMs = windowSeconds * 1000;
   const bucketMs = windowLayout(windowSeconds).bucketSeconds * 1000;
-  /** Per client: [when, lookups] oldest first, one entry per bucket at most. */
-  const spent = new Map<string, Array<[number, number]>>();
+  const spent = new Map<string, Spending>();
 
-  const live = (client: string, at: number): Array<[number, number]> => {
-    let entries = spent.get(client);
-    if (entries === undefined) {
+  /** The client's spending in the window at `at`, what has left it dropped. */
+  const live = (client: string, at: number): Spending => {
+    let spending = spent.get(client);
+    if (spending === undefined) {
       if (spent.size >= SWEEP_AT) sweep(at);
-      entries = [];
-      spent.set(client, entries);
+      spending = { entries: [], used: 0 };
+      spent.set(client, spending);
     }
+    const { entries } = spending;
     let old = 0;
-    while (old < entries.length && (entries[old] as [number, number])[0] <= at - windowMs) old++;
+    while (old < entries.length && entries[old]!.when <= at - windowMs) {
+      const leaving = entries[old]!;
+      spending.used -= leaving.calls;
+      leaving.left = true;
+      old++;
+    }
     if (old > 0) entries.splice(0, old);
-    return entries;
+    return spending;
   };
   const sweep = (at: number) => {
-    for (const [client, entries] of spent)
-      if (entries.every(([when]) => when <= at - windowMs)) spent.delete(client);
+    for (const [client, { entries }] of spent)
+      if (entries.every(({ when }) => when <= at - windowMs)) spent.delete(client);
   };
-  const used = (entries: Array<[number, number]>) =>
-    entries.reduce((sum, [, calls]) => sum + calls, 0);
-  const add = (entries: Array<[number, number]>, at: number, calls: number) => {
-    const last = entries.at(-1);
-    if (last !== undefined && Math.floor(last[0] / bucketMs) === Math.floor(at / bucketMs)) {
+  /** Counts `calls` at `at`, in the entry of their bucket; that entry. */
+  const add = (spending: Spending, at: number, calls: number): Entry => {
+    const last = spending.entries.at(-1);
+    spending.used += calls;
+    if (last !== undefined && Math.floor(last.when / bucketMs) === Math.floor(at / bucketMs)) {
       // The entry leaves with its latest lookup: none of its lookups leaves the window early.
-      last[0] = at;
-      last[1] += calls;
-    } else entries.push([at, calls]);
+      last.when = at;
+      last.calls += calls;
+      return last;
+    }
+    const entry: Entry = { when: at, calls, left: false };
+    spending.entries.push(entry);
+    return entry;
   };
   /** Seconds until `calls` more fit in the client's share. */
-  const waitFor = (entries: Array<[number, number]>, at: number, calls: number) => {
-    let excess = used(entries) + calls - perClient;
+  const waitFor = ({ entries, used }: Spending, at: number, calls: number) => {
+    let excess = used + calls - perClient;
     if (calls > perClient) return windowMs / 1000;
-    for (const [when, spentThen] of entries) {
+    for (const { when, calls: spentThen } of entries) {
       excess -= spentThen;
       if (excess <= 0) return Math.max(1, Math.ceil((when + windowMs - at) / 1000));
     }
@@ -89,30 +116,33 @@ export function createClientShares(options: {
   return {
     perClient,
     room(client) {
-      return Math.max(0, perClient - used(live(client, now())));
+      return Math.max(0, perClient - live(client, now()).used);
     },
     secondsUntilRoomFor(client, calls) {
       const at = now();
-      const entries = live(client, at);
-      return used(entries) + calls <= perClient ? 0 : waitFor(entries, at, calls);
+      const spending = live(client, at);
+      return spending.used + calls <= perClient ? 0 : waitFor(spending, at, calls);
     },
     take(client) {
       const at = now();
-      const entries = live(client, at);
-      if (used(entries) + 1 > perClient)
-        return { ok: false, retryAfterSeconds: waitFor(entries, at, 1) };
-      add(entries, at, 1);
+      const spending = live(client, at);
+      if (spending.used + 1 > perClient)
+        return { ok: false, retryAfterSeconds: waitFor(spending, at, 1) };
+      add(spending, at, 1);
       return { ok: true };
     },
     reserve(client, calls) {
       const at = now();
-      const entries = live(client, at);
-      if (calls > 0 && used(entries) + calls > perClient)
-        return { ok: false, retryAfterSeconds: waitFor(entries, at, calls) };
-      const entry: [number, number] = [at, Math.max(0, calls)];
-      if (calls > 0) entries.push(entry);
-      // What was not spent goes back to the client's share.
-      const reservation = reservationOf(Math.max(0, calls), (unspent) => (entry[1] -= unspent));
+      const spending = live(client, at);
+      if (calls > 0 && spending.used + calls > perClient)
+        return { ok: false, retryAfterSeconds: waitFor(spending, at, calls) };
+      const entry = calls > 0 ? add(spending, at, calls) : undefined;
+      // What was not spent goes back to the client's share (unless it has left the window).
+      const reservation = reservationOf(Math.max(0, calls), (unspent) => {
+        if (entry === undefined) return;
+        entry.calls -= unspent;
+        if (!entry.left) spending.used -= unspent;
+      });
       return { ok: true, reservation };
     },
   };
