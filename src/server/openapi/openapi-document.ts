@@ -42,7 +42,8 @@ const HEADERS = {
 const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, Json>>> = {
   method_not_allowed: {
     Allow: {
-      description: 'The methods this path answers: `GET, HEAD`, and `POST` or `DELETE` on the jobs.',
+      description:
+        'The methods this path answers: `GET, HEAD`, and `POST` or `DELETE` on the jobs.',
       schema: { type: 'string' },
     },
   },
