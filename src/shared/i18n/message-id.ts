@@ -3,6 +3,7 @@ import type following from '../messages/en/following.json';
 import type jobs from '../messages/en/jobs.json';
 import type keys from '../messages/en/keys.json';
 import type problems from '../messages/en/problems.json';
+import type progress from '../messages/en/progress.json';
 import type server from '../messages/en/server.json';
 import type views from '../messages/en/views.json';
 import type wholeList from '../messages/en/whole-list.json';
@@ -16,6 +17,7 @@ export type MessageId =
   | keyof typeof jobs
   | keyof typeof keys
   | keyof typeof problems
+  | keyof typeof progress
   | keyof typeof server
   | keyof typeof views
   | keyof typeof wholeList;
