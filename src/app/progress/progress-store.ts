@@ -35,7 +35,20 @@ export interface ProgressState {
   kept: Readonly<Record<string, unknown>>;
 }
 
-export const EMPTY_PROGRESS: ProgressState = { lists: new Map(), kept: {} };
+/**
+ * A state that stores as its file shape: the local store writes JSON.stringify(state), and a Map
+ * would write as `{}`, so each state carries (not enumerably) the way it is written.
+ */
+function progressState(
+  lists: ReadonlyMap<string, ListProgress>,
+  kept: Readonly<Record<string, unknown>>,
+): ProgressState {
+  const state = { lists, kept };
+  Object.defineProperty(state, 'toJSON', { value: () => writeProgress(state) });
+  return state;
+}
+
+export const EMPTY_PROGRESS: ProgressState = progressState(new Map(), {});
 
 export const progressKey = (kind: ListKind, id: string) => `${kind}:${id}`;
 
@@ -55,7 +68,7 @@ export function readProgress(raw: unknown): ProgressState {
       lists.set(key, parsed.data);
     else kept[key] = value;
   }
-  return { lists, kept };
+  return progressState(lists, kept);
 }
 
 /** The stored (and exported) shape: unreadable entries go back out as they came in. */
@@ -88,7 +101,7 @@ function withEntry(
   };
   const lists = new Map(state.lists);
   lists.set(key, change(current));
-  return { ...state, lists };
+  return progressState(lists, state.kept);
 }
 
 /** The reader opened or reached `position` (1-based). */
@@ -142,7 +155,7 @@ export function mergeProgress(current: ProgressState, section: unknown): Progres
   }
   for (const [key, value] of Object.entries(imported.kept))
     if (!lists.has(key) && !(key in kept)) kept[key] = value;
-  return { lists, kept };
+  return progressState(lists, kept);
 }
 
 export const progressStore = createLocalStore<ProgressState>(
