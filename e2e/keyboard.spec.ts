@@ -4,13 +4,16 @@ import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
 // The endless lists as a WAI-ARIA feed: keys between rows, focus kept while rows recycle,
 // aria-busy while rows load, the keys overlay; on the real server and embedded catalogue.
 
+// A row takes the focus once the app has taken over the server's rows (they are not focusable).
+const ROW = (position: number) => `${ROWS}[role="article"][aria-posinset="${position}"]`;
+
 const activePosition = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('aria-posinset') ?? null);
 
 test('j/k, Page Down and End move the focus between items, End to item 5,000', async ({ page }) => {
   test.slow(); // End loads every page of the 5,000
   await page.goto(`/playlist/${IDS.playlist5000}`);
-  const first = page.locator(`${ROWS}[aria-posinset="1"]`);
+  const first = page.locator(ROW(1));
   await first.focus();
   await expect(page.locator('ul[role="feed"]')).toBeVisible();
   await page.keyboard.press('j');
@@ -48,7 +51,7 @@ test('the focused item stays focused while rows recycle under the mouse wheel, a
   page,
 }) => {
   await page.goto(`/playlist/${IDS.playlist5000}`);
-  const third = page.locator(`${ROWS}[aria-posinset="3"]`);
+  const third = page.locator(ROW(3));
   await third.focus();
   for (let i = 0; i < 8; i += 1) {
     await page.mouse.wheel(0, 1500);
@@ -89,7 +92,7 @@ test('? opens the keys overlay, Escape closes it and the focus goes back to the 
   page,
 }) => {
   await page.goto(`/playlist/${IDS.playlist5000}`);
-  const second = page.locator(`${ROWS}[aria-posinset="2"]`);
+  const second = page.locator(ROW(2));
   await second.focus();
   await page.keyboard.press('?');
   const dialog = page.getByRole('dialog', { name: 'Keys' });
