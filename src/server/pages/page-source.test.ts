@@ -404,5 +404,13 @@ describe('page source', () => {
       expect(seen).toEqual({ claims: 0, waits: 0, releases: 0, stores: 0 });
       expect(cache.stats().entries).toBe(0);
     });
+
+    it('a job whose fetch fails leaves the other replica’s claim where it is', async () => {
+      const { secondLevel, seen } = claimedElsewhere();
+      const { source } = makeSource([serverError], 100, secondLevel);
+      const answer = await source.get(first, 'a', { keep: false });
+      expect(answer).toMatchObject({ kind: 'problem', upstreamStatus: 500 });
+      expect(seen).toEqual({ claims: 0, waits: 0, releases: 0, stores: 0 });
+    });
   });
 });

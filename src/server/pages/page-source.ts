@@ -261,10 +261,12 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       secondLevel.store(key, refusal, refusalMs);
     } else {
       // Others waiting for this fetch go on: held back with us, or free to try for themselves.
-      secondLevel.release(
-        key,
-        hold === undefined ? undefined : { detail: hold.detail, untilMs: hold.untilMs },
-      );
+      // A job's fetch claimed nothing and has no one waiting: a claim there is another's.
+      if (keepIt)
+        secondLevel.release(
+          key,
+          hold === undefined ? undefined : { detail: hold.detail, untilMs: hold.untilMs },
+        );
       if (previous !== undefined && previous.staleUntil > at)
         return { kind: 'page', page: previous, cache: 'stale', upstreamStatus, attempts };
     }
