@@ -8,6 +8,7 @@ import { benchPreviewCards } from './preview-cards.ts';
 import { benchLanguages } from './languages.ts';
 import { benchFollowing } from './following.ts';
 import { benchJobs } from './jobs.ts';
+import { benchAppMemory } from './app-memory.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
 import { benchFind } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
@@ -195,6 +196,15 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ],
   ['17', () => benchFollowing({ profiles, rounds: smoke ? 1 : 3 })],
   ['18', () => benchJobs({ rounds: smoke ? 1 : 3, smoke })],
+  [
+    '19',
+    () =>
+      benchAppMemory(
+        smoke
+          ? { channelRows: 1_000, playlistRows: 1_000, every: 500 }
+          : { channelRows: 100_000, playlistRows: 20_000, every: 10_000 },
+      ),
+  ],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];
 

@@ -88,6 +88,17 @@ const views: Array<{
     ready: (p) => p.locator('li[aria-posinset="1"] img').first().waitFor(),
   },
   {
+    // The keys overlay, opened as a reader would: `?` on a focused row.
+    name: 'keys',
+    path: `/playlist/${PLAYLIST}`,
+    ready: async (p) => {
+      await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await p.locator('li[aria-posinset="2"][role="article"]').focus();
+      await p.keyboard.press('?');
+      await p.getByRole('dialog').waitFor();
+    },
+  },
+  {
     name: 'playlist-deep-link',
     path: `/playlist/${PLAYLIST}?index=2345`,
     ready: (p) => p.locator('li[aria-posinset="2345"] [aria-current="true"]').waitFor(),
@@ -271,6 +282,16 @@ async function saveLanguages(base: string): Promise<void> {
             await p
               .getByRole('region', { name: t._('wholeList.title') })
               .evaluate((e) => e.scrollIntoView());
+          },
+        },
+        {
+          name: 'keys',
+          path: `/playlist/${PLAYLIST}?hl=${locale}`,
+          ready: async (p) => {
+            await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+            await p.locator('li[aria-posinset="2"][role="article"]').focus();
+            await p.keyboard.press('?');
+            await p.getByRole('dialog', { name: t._('keys.title') }).waitFor();
           },
         },
         {

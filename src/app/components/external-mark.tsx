@@ -13,13 +13,23 @@ export function PlatformLink({
   href,
   className,
   children,
+  onOpen,
 }: {
   href: string;
   className: string;
   children: ReactNode;
+  /** Followed (a click of any button): the reader's progress counts it as opened. */
+  onOpen?: () => void;
 }) {
   return (
-    <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={className}
+      onClick={onOpen}
+      onAuxClick={onOpen}
+    >
       {children}
       <NewTabNote />
     </a>

@@ -94,6 +94,7 @@ export function PagedList({
             openAt={openAt}
             onNeedRows={list.requestRows}
             onTopIndexChange={onTopIndexChange}
+            busy={list.footer?.kind === 'loading'}
             renderRow={(position) =>
               position < list.count ? renderRow(position) : <PlaceholderRow />
             }

@@ -5,6 +5,7 @@ import { channelPath } from '../../shared/app-routes.ts';
 import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { watchUrl } from '../../shared/platform-links.ts';
+import { WatchedToggle } from '../progress/watched-toggle.tsx';
 import { DurationBadge } from './duration-badge.tsx';
 import { PlatformLink } from './external-mark.tsx';
 import { ROW_TITLE_LINK } from './row-layout.tsx';
@@ -24,6 +25,10 @@ interface PlaylistRowProps {
   isTarget: boolean;
   /** Among the first EAGER_ROWS (row-layout.tsx). */
   eager: boolean;
+  /** Marked as watched (progress/); with onToggleWatched, the row shows its toggle. */
+  watched?: boolean;
+  onToggleWatched?: (position: number) => void;
+  onOpen?: (position: number) => void;
 }
 
 // Memoized: a page arriving or a scroll frame re-renders the list, not the rows on screen.
@@ -32,9 +37,12 @@ export const PlaylistRow = memo(function PlaylistRow({
   playlistId,
   isTarget,
   eager,
+  watched = false,
+  onToggleWatched,
+  onOpen,
 }: PlaylistRowProps) {
   const linkTarget = useOwnLinkTarget();
-  const { formatCount } = useTranslation();
+  const { t, formatCount } = useTranslation();
   return (
     <div
       className={`relative flex h-full items-center gap-2 rounded-lg px-1 sm:gap-3 sm:px-2 ${
@@ -57,7 +65,11 @@ export const PlaylistRow = memo(function PlaylistRow({
         <DurationBadge seconds={item.duration} />
       </ThumbnailImage>
       <div className="min-w-0 flex-1">
-        <PlatformLink href={watchUrl(item.id, playlistId, item.index)} className={ROW_TITLE_LINK}>
+        <PlatformLink
+          href={watchUrl(item.id, playlistId, item.index)}
+          className={ROW_TITLE_LINK}
+          onOpen={onOpen && (() => onOpen(item.index))}
+        >
           <bdi>{item.title}</bdi>
         </PlatformLink>
         <Link
@@ -81,6 +93,13 @@ export const PlaylistRow = memo(function PlaylistRow({
           ) : null}
         </p>
       </div>
+      {onToggleWatched ? (
+        <WatchedToggle
+          pressed={watched}
+          label={t('progress.mark.toggle', { position: formatCount(item.index) })}
+          onToggle={() => onToggleWatched(item.index)}
+        />
+      ) : null}
     </div>
   );
 });

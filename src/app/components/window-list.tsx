@@ -9,12 +9,16 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
+import { useArrivalAnnouncement } from '../hooks/use-arrival-announcement.ts';
+import { useFeedKeys } from '../hooks/use-feed-keys.ts';
 import { useHeadingToEnd } from '../hooks/use-heading-to-end.ts';
 import { useHeldRows } from '../hooks/use-held-rows.ts';
 import { readerMovedFirst, useArrivedByHydration, useHydrated } from '../hooks/use-hydrated.ts';
 import { useIsWide } from '../hooks/use-media-query.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import { SERVER_RENDERED_ROWS } from '../../shared/app-render.ts';
+import { useTranslation } from '../i18n/use-translation.ts';
+import { KeysOverlay } from './keys-overlay.tsx';
 
 // A window-scrolled virtual list: however many items are loaded, the DOM holds only
 // the rows on screen plus a few either side. Rows have a fixed height, so positions are exact
@@ -65,6 +69,8 @@ interface WindowListProps {
   /** Called, after scrolling settles, with the position of the row at the top of the window. */
   onTopIndexChange?: (index: number) => void;
   handleRef?: Ref<WindowListHandle>;
+  /** Rows are being added: aria-busy on the feed, as the APG feed pattern asks. */
+  busy?: boolean;
 }
 
 const OVERSCAN = 5;
@@ -95,6 +101,7 @@ export function WindowList({
   onNeedRows,
   onTopIndexChange,
   handleRef,
+  busy = false,
 }: WindowListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const hydrated = useHydrated();
@@ -187,7 +194,21 @@ export function WindowList({
     [hydrated, rowHeight],
   );
 
+  const feed = useFeedKeys({
+    listRef,
+    count,
+    rowHeight,
+    scrollToIndex: (index) => listRef.current && scrollToRow(listRef.current, index, rowHeight),
+  });
+  const arrived = useArrivalAnnouncement(loadedCount);
+  const { t } = useTranslation();
+
   const items = hydrated ? virtualizer.getVirtualItems() : [];
+  // The tab stop stays on the row last focused; when that row is not drawn, the first row
+  // drawn takes it, so Tab always has a way into the list.
+  const tabStop = items.some((row) => row.index === feed.active)
+    ? feed.active
+    : (items[0]?.index ?? -1);
   // The last of the rows around the window (a held row further down does not count).
   const range = hydrated ? virtualizer.range : null;
   const lastShown = items.length > 0 && range ? Math.min(count - 1, range.endIndex + OVERSCAN) : -1;
@@ -263,25 +284,37 @@ export function WindowList({
 
   const margin = virtualizer.options.scrollMargin;
   return (
-    <ul
-      ref={listRef}
-      aria-label={label}
-      className="relative"
-      style={{ height: virtualizer.getTotalSize() }}
-    >
-      {items.map((row) => (
-        <li
-          key={row.key}
-          aria-setsize={setSize ?? count}
-          aria-posinset={row.index + 1}
-          // Contained: a row's size is fixed, so the rows that come and go as the reader
-          // scrolls are laid out and painted on their own, not with the rest of the page.
-          className="absolute start-0 w-full [contain:strict]"
-          style={{ height: row.size, top: row.start - margin }}
-        >
-          {renderRow(row.index)}
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul
+        ref={listRef}
+        aria-label={label}
+        role="feed"
+        aria-busy={busy}
+        onKeyDown={feed.onKeyDown}
+        onFocus={feed.onFocus}
+        className="relative"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {items.map((row) => (
+          <li
+            key={row.key}
+            role="article"
+            tabIndex={row.index === tabStop ? 0 : -1}
+            aria-setsize={setSize ?? count}
+            aria-posinset={row.index + 1}
+            // Contained: a row's size is fixed, so the rows that come and go as the reader
+            // scrolls are laid out and painted on their own, not with the rest of the page.
+            className="absolute start-0 w-full [contain:strict] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600"
+            style={{ height: row.size, top: row.start - margin }}
+          >
+            {renderRow(row.index)}
+          </li>
+        ))}
+      </ul>
+      <p role="status" className="sr-only">
+        {arrived === null ? '' : t('keys.arrived', { count: arrived })}
+      </p>
+      <KeysOverlay open={feed.helpOpen} onClose={feed.closeHelp} />
+    </>
   );
 }

@@ -214,10 +214,14 @@ export function readImport(text: string): ImportResult {
   return refuse('following.import.error.unknownFormat');
 }
 
-/** This explorer's JSON export. */
-export function exportJson(lists: readonly FollowedList[]): string {
+/**
+ * This explorer's JSON export; `progress` (progress/progress-file.ts) rides along as its own
+ * versioned section, which readers of version 1 files ignore.
+ */
+export function exportJson(lists: readonly FollowedList[], progress?: unknown): string {
   const entries = lists.map(({ kind, id, title }) => ({ kind, id, title }));
-  return `${JSON.stringify({ format: JSON_FORMAT, version: 1, lists: entries }, null, 2)}\n`;
+  const file = { format: JSON_FORMAT, version: 1, lists: entries, progress };
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 /** OPML 2.0: each list as its Atom feed, with its view as the page. */

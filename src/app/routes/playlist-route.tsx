@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { playlistPath } from '../../shared/app-routes.ts';
 import { PagedList } from '../components/paged-list.tsx';
@@ -16,6 +16,8 @@ import { entryKey } from '../lib/history-entry.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import { useWholeList, WholeListSlot } from '../whole-list/index.ts';
+import { ContinueBar } from '../progress/continue-bar.tsx';
+import { useListProgress } from '../progress/use-list-progress.ts';
 
 // `/playlist/:id[?index=N | ?v=VIDEO]`: the playlist's header over its endless list, opened at
 // the item the link names, with the address bar kept on the item at the top.
@@ -41,14 +43,26 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     if (!item || wholeList.order !== null) return;
     replaceSearch((current) => withTopIndex(current, item.index));
   });
-  const followTop = useAddressFollowsTop(
+  const progress = useListProgress('playlist', id);
+  const followAddress = useAddressFollowsTop(
     list.items,
     () => seek.holdsAddress() || wholeList.holdsAddress(),
   );
+  const followTop = (position: number) => {
+    followAddress(position);
+    // Rows sorted by the panel are not the list's order: their top says nothing of progress.
+    const item = list.items[position];
+    if (item && wholeList.order === null) progress.reach(item.index);
+  };
 
   useEffect(() => {
     if (info) recordRecentView({ kind: 'playlist', id, title: info.title, path: playlistPath(id) });
   }, [id, info]);
+
+  const marks = new Set(progress.entry?.marks);
+  // Stable, so the memoized rows are not all drawn again for it.
+  const { record } = progress;
+  const openItem = useCallback((position: number) => record(position, 'opened'), [record]);
 
   // A failed first page names the failure, as the view's heading does.
   const title = info?.title || list.problem?.title || t('title.playlist');
@@ -73,6 +87,11 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               target={target}
               loaded={list.count}
               total={info?.totalItems}
+            />
+            <ContinueBar
+              entry={progress.entry}
+              items={list.items}
+              total={info?.totalItems ?? null}
             />
             <WholeListSlot
               list="playlist"
@@ -101,6 +120,9 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               playlistId={id}
               isTarget={position === marked}
               eager={row < EAGER_ROWS}
+              watched={marks.has(list.items[position]!.index)}
+              onToggleWatched={progress.toggle}
+              onOpen={openItem}
             />
           );
         }}
