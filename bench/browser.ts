@@ -1,3 +1,4 @@
+import { LIST_ROW_SELECTOR } from '../src/shared/app-render.ts';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/chromium.ts';
 import { withAllCores } from './processes.ts';
@@ -12,8 +13,8 @@ export function launchChromium(): Promise<Browser> {
   );
 }
 
-/** Rows of the app's virtual lists (and of the reference page): list items with a position. */
-export const ROW_SELECTOR = 'li[aria-posinset]';
+/** Rows of the app's virtual lists (and of the reference page): a feed's articles. */
+export const ROW_SELECTOR = LIST_ROW_SELECTOR;
 
 /**
  * Injected before any page script: records when the first row enters the DOM, so that the

@@ -13,7 +13,7 @@ test('a channel’s videos: header, tabs and rows with compact view counts', asy
     'href',
     `https://www.youtube.com/channel/${IDS.bigChannel}`,
   );
-  const first = page.getByRole('list', { name: 'Videos' }).getByRole('listitem').first();
+  const first = page.getByRole('feed', { name: 'Videos' }).getByRole('article').first();
   await expect(first).toContainText(/\d+(\.\d)?[KMB]? views/);
   await expect(first).toContainText(/(\d+:)?\d{1,2}:\d{2}|LIVE/);
   await expectAccessible(page);
@@ -25,7 +25,7 @@ test('a channel’s videos: header, tabs and rows with compact view counts', asy
     'page',
   );
   await expect(
-    page.getByRole('list', { name: 'Playlists' }).getByRole('listitem').first(),
+    page.getByRole('feed', { name: 'Playlists' }).getByRole('article').first(),
   ).toContainText(/\d+ videos?/);
   await expect(page).toHaveTitle('Catalogue Demo Studios · Playlists · Catalogue Explorer');
   await expectAccessible(page);
@@ -78,8 +78,8 @@ test('back from a playlist opened from a channel’s playlists returns to the sa
   page.on('requestfinished', (r) => void (isLookup(r) && inFlight--));
   page.on('requestfailed', (r) => void (isLookup(r) && inFlight--));
   await page.goto(`/channel/${IDS.bigChannel}/playlists`);
-  const list = page.getByRole('list', { name: 'Playlists' });
-  await expect(list.getByRole('listitem').first()).toBeVisible();
+  const list = page.getByRole('feed', { name: 'Playlists' });
+  await expect(list.getByRole('article').first()).toBeVisible();
   // Scroll past the first page (30 playlists), so that more pages are loaded ahead.
   await page.mouse.wheel(0, 2500);
   await expect

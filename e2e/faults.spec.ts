@@ -172,8 +172,8 @@ test('a deep link whose page fails on the way keeps what it loaded, says so, and
 
 test('a late answer never lands in another list', async ({ page, faults }) => {
   await page.goto(`/channel/${IDS.bigChannel}/playlists`);
-  const playlists = page.getByRole('list', { name: 'Playlists' });
-  await expect(playlists.getByRole('listitem').first()).toBeVisible();
+  const playlists = page.getByRole('feed', { name: 'Playlists' });
+  await expect(playlists.getByRole('article').first()).toBeVisible();
   await faults.set({ latencyMs: 1000 });
   // The videos request either arrives late or is aborted when its view goes away.
   const isVideos = (r: { url(): string }) => r.url().includes('/api/v1/channel-videos');
@@ -184,10 +184,10 @@ test('a late answer never lands in another list', async ({ page, faults }) => {
   const tabs = page.getByRole('navigation', { name: 'Channel sections' });
   await tabs.getByRole('link', { name: 'Videos' }).click();
   await tabs.getByRole('link', { name: 'Playlists' }).click();
-  await expect(playlists.getByRole('listitem').first()).toContainText(/\d+ videos?/);
+  await expect(playlists.getByRole('article').first()).toContainText(/\d+ videos?/);
   await late;
-  await expect(page.getByRole('list', { name: 'Videos' })).toHaveCount(0);
-  await expect(playlists.getByRole('listitem').first()).toContainText(/\d+ videos?/);
+  await expect(page.getByRole('feed', { name: 'Videos' })).toHaveCount(0);
+  await expect(playlists.getByRole('article').first()).toContainText(/\d+ videos?/);
 });
 
 for (const skew of [40, -50]) {

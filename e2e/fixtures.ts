@@ -1,3 +1,4 @@
+import { LIST_ROW_SELECTOR } from '../src/shared/app-render.ts';
 import AxeBuilder from '@axe-core/playwright';
 import {
   test as base,
@@ -21,7 +22,7 @@ export const IDS = {
 } as const;
 
 /** Rows of the virtual lists: list items with a position. */
-export const ROWS = 'li[aria-posinset]';
+export const ROWS = LIST_ROW_SELECTOR;
 
 /** The embedded catalogue's fault switches (spec §5.3); settings left out are off. */
 export interface FaultSwitch {

@@ -5,7 +5,7 @@ import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
 // aria-busy while rows load, the keys overlay; on the real server and embedded catalogue.
 
 // A row takes the focus once the app has taken over the server's rows (they are not focusable).
-const ROW = (position: number) => `${ROWS}[role="article"][aria-posinset="${position}"]`;
+const ROW = (position: number) => `${ROWS}[tabindex][aria-posinset="${position}"]`;
 
 const activePosition = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('aria-posinset') ?? null);
@@ -15,7 +15,7 @@ test('j/k, Page Down and End move the focus between items, End to item 5,000', a
   await page.goto(`/playlist/${IDS.playlist5000}`);
   const first = page.locator(ROW(1));
   await first.focus();
-  await expect(page.locator('ul[role="feed"]')).toBeVisible();
+  await expect(page.locator('[role="feed"]')).toBeVisible();
   await page.keyboard.press('j');
   await expect.poll(() => activePosition(page)).toBe('2');
   await page.keyboard.press('ArrowDown');
@@ -37,7 +37,7 @@ test('j/k, Page Down and End move the focus between items, End to item 5,000', a
 test('Tab enters the list once and leaves it: one row is a tab stop', async ({ page }) => {
   await page.goto(`/playlist/${IDS.playlist5000}`);
   await expect(page.locator(`${ROWS}[aria-posinset="1"]`)).toBeVisible();
-  await expect(page.locator('ul[role="feed"]')).toBeVisible();
+  await expect(page.locator('[role="feed"]')).toBeVisible();
   const stops = await page.locator(`${ROWS}[tabindex="0"]`).count();
   expect(stops).toBe(1);
   // Links in rows other than the tab stop's are not tab stops.
@@ -83,7 +83,7 @@ test('the feed is aria-busy while rows load', async ({ page }) => {
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { busySeen: string[] }).busySeen))
     .toContain('true');
-  await expect(page.locator('ul[role="feed"]')).toHaveAttribute('aria-busy', 'false', {
+  await expect(page.locator('[role="feed"]')).toHaveAttribute('aria-busy', 'false', {
     timeout: 20_000,
   });
 });

@@ -41,7 +41,7 @@ test('scrolling 3,000 rows of a long channel leaves no rows behind in the render
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/channel/${IDS.hugeChannel}`);
-  const list = page.getByRole('list', { name: 'Videos' });
+  const list = page.getByRole('feed', { name: 'Videos' });
   const first = list.locator(`${ROWS}[aria-posinset="1"]`);
   await expect(first.getByRole('link').first()).toBeVisible();
   const firstTop = await first.evaluate((row) => row.getBoundingClientRect().top + window.scrollY);

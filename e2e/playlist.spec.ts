@@ -53,8 +53,8 @@ test('the 101-video playlist shows exactly 101 items, then the end line', async 
     if (r.url().includes('/api/v1/')) lookups.push(r.url());
   });
   await page.goto(`/playlist/${IDS.playlist101}`);
-  const list = page.getByRole('list', { name: /^Videos in / });
-  await expect(list.getByRole('listitem').first()).toBeVisible();
+  const list = page.getByRole('feed', { name: /^Videos in / });
+  await expect(list.getByRole('article').first()).toBeVisible();
   const end = page.getByText('End of playlist · 101 videos');
   await scrollUntil(page, () => inViewport(end));
   const last = page.locator(`${ROWS}[aria-posinset="101"]`);

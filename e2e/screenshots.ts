@@ -85,7 +85,7 @@ const views: Array<{
   {
     name: 'playlist',
     path: `/playlist/${PLAYLIST}`,
-    ready: (p) => p.locator('li[aria-posinset="1"] img').first().waitFor(),
+    ready: (p) => p.locator('article[aria-posinset="1"] img').first().waitFor(),
   },
   {
     // The keys overlay, opened as a reader would: `?` on a focused row.
@@ -93,7 +93,7 @@ const views: Array<{
     path: `/playlist/${PLAYLIST}`,
     ready: async (p) => {
       await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-      await p.locator('li[aria-posinset="2"][role="article"]').focus();
+      await p.locator('article[aria-posinset="2"][tabindex]').focus();
       await p.keyboard.press('?');
       await p.getByRole('dialog').waitFor();
     },
@@ -101,17 +101,17 @@ const views: Array<{
   {
     name: 'playlist-deep-link',
     path: `/playlist/${PLAYLIST}?index=2345`,
-    ready: (p) => p.locator('li[aria-posinset="2345"] [aria-current="true"]').waitFor(),
+    ready: (p) => p.locator('article[aria-posinset="2345"] [aria-current="true"]').waitFor(),
   },
   {
     name: 'channel-videos',
     path: `/channel/${CHANNEL}`,
-    ready: (p) => p.locator('li[aria-posinset="1"]').waitFor(),
+    ready: (p) => p.locator('article[aria-posinset="1"]').waitFor(),
   },
   {
     name: 'channel-playlists',
     path: `/channel/${CHANNEL}/playlists`,
-    ready: (p) => p.locator('li[aria-posinset="1"]').waitFor(),
+    ready: (p) => p.locator('article[aria-posinset="1"]').waitFor(),
   },
   {
     name: 'channel-no-playlists',
@@ -140,7 +140,7 @@ const views: Array<{
       const find = p.getByRole('searchbox', { name: 'Find in titles' });
       await p.getByTestId('find-count').getByText(/match/).waitFor();
       await find.press('Enter');
-      await p.locator('li[aria-posinset] [aria-current="true"]').waitFor();
+      await p.locator('article[aria-posinset] [aria-current="true"]').waitFor();
       await find.blur();
     },
   },
@@ -238,7 +238,7 @@ async function saveEmbeds(browser: Browser, base: string): Promise<void> {
     const page = await context.newPage();
     await page.goto(`${base}/embed/playlist/${PLAYLIST}`);
     await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-    await page.locator('li[aria-posinset="1"] img').first().waitFor();
+    await page.locator('article[aria-posinset="1"] img').first().waitFor();
     await page.evaluate(() => document.fonts.ready);
     const file = `${OUT}/card-embed-${colorScheme}.png`;
     await page.screenshot({ path: file });
@@ -267,7 +267,7 @@ async function saveLanguages(base: string): Promise<void> {
         {
           name: 'playlist',
           path: `/playlist/${PLAYLIST}?hl=${locale}`,
-          ready: (p) => p.locator('li[aria-posinset="1"] img').first().waitFor(),
+          ready: (p) => p.locator('article[aria-posinset="1"] img').first().waitFor(),
         },
         {
           name: 'whole-list',
@@ -289,7 +289,7 @@ async function saveLanguages(base: string): Promise<void> {
           path: `/playlist/${PLAYLIST}?hl=${locale}`,
           ready: async (p) => {
             await p.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-            await p.locator('li[aria-posinset="2"][role="article"]').focus();
+            await p.locator('article[aria-posinset="2"][tabindex]').focus();
             await p.keyboard.press('?');
             await p.getByRole('dialog', { name: t._('keys.title') }).waitFor();
           },
@@ -297,7 +297,7 @@ async function saveLanguages(base: string): Promise<void> {
         {
           name: 'channel',
           path: `/channel/${CHANNEL}?hl=${locale}`,
-          ready: (p) => p.locator('li[aria-posinset="1"]').waitFor(),
+          ready: (p) => p.locator('article[aria-posinset="1"]').waitFor(),
         },
       ];
       for (const device of devices) {

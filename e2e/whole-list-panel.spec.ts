@@ -200,7 +200,7 @@ test('sort needs the whole list: offered first, then applied; the order is in th
   await expect(page.getByText('Sorted longest first once the whole list is loaded.')).toBeVisible();
   await page.getByRole('button', { name: 'Load all to sort' }).click();
   await expect(page.getByText('All 101 items are loaded')).toBeVisible();
-  const list = page.getByRole('list', { name: /^Videos in / });
+  const list = page.getByRole('feed', { name: /^Videos in / });
   // Row 1 shows the longest video, with its own number in the playlist.
   for (const at of [0, 1, 2]) {
     const row = list.locator(`${ROWS}[aria-posinset="${at + 1}"]`);
@@ -216,7 +216,7 @@ test('sort a channel’s videos: newest as given, oldest, most viewed', async ({
   await page.goto(`/channel/${IDS.smallChannel}`);
   await openPanel(page);
   const first = page
-    .getByRole('list', { name: 'Videos' })
+    .getByRole('feed', { name: 'Videos' })
     .locator(`${ROWS}[aria-posinset="1"]`)
     .getByRole('link');
   await expect(first).toContainText(videos[0]!.title);

@@ -66,3 +66,9 @@ export type RenderApp = (request: RenderRequest) => Promise<RenderedApp>;
 
 /** The server entry's module, as Vite's SSR build and dev server name it. */
 export const SERVER_ENTRY_MODULE = 'src/app/entry-server.tsx';
+
+/**
+ * A row of an endless list, on the server's page and in the app alike: an article of the list's
+ * feed, carrying its position (the WAI-ARIA feed pattern).
+ */
+export const LIST_ROW_SELECTOR = 'article[aria-posinset]';

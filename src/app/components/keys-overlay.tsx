@@ -1,21 +1,26 @@
 import { useEffect, useRef } from 'react';
+import type { MessageId } from '../../shared/i18n/message-id.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { buttonClass } from './ui/button.tsx';
 
 // The list's keys, shown by `?` on a row. A modal <dialog>: the browser keeps focus inside it,
 // closes it on Escape and gives the focus back to the row that opened it.
 
-const KEYS = [
-  { keys: ['j', '↓'], what: 'keys.next' },
-  { keys: ['k', '↑'], what: 'keys.previous' },
-  { keys: ['Page Down'], what: 'keys.pageDown' },
-  { keys: ['Page Up'], what: 'keys.pageUp' },
-  { keys: ['Home'], what: 'keys.first' },
-  { keys: ['End'], what: 'keys.last' },
-  { keys: ['Enter'], what: 'keys.open' },
-  { keys: ['/'], what: 'keys.find' },
-  { keys: ['?'], what: 'keys.help' },
-] as const;
+// A key is printed as a symbol (the same on every keyboard) or named by a message, as the
+// locale's keyboards print it (Bild ab, Pos1, Entrée).
+type Key = { symbol: string } | { named: MessageId };
+
+const KEYS: ReadonlyArray<{ keys: readonly Key[]; what: MessageId }> = [
+  { keys: [{ symbol: 'j' }, { symbol: '↓' }], what: 'keys.next' },
+  { keys: [{ symbol: 'k' }, { symbol: '↑' }], what: 'keys.previous' },
+  { keys: [{ named: 'keys.key.pageDown' }], what: 'keys.pageDown' },
+  { keys: [{ named: 'keys.key.pageUp' }], what: 'keys.pageUp' },
+  { keys: [{ named: 'keys.key.home' }], what: 'keys.first' },
+  { keys: [{ named: 'keys.key.end' }], what: 'keys.last' },
+  { keys: [{ named: 'keys.key.enter' }], what: 'keys.open' },
+  { keys: [{ symbol: '/' }], what: 'keys.find' },
+  { keys: [{ symbol: '?' }], what: 'keys.help' },
+];
 
 export function KeysOverlay({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -41,13 +46,12 @@ export function KeysOverlay({ open, onClose }: { open: boolean; onClose: () => v
           <div key={what} className="contents">
             <dt className="flex gap-1 whitespace-nowrap">
               {keys.map((key) => (
-                // Key names stay as printed on the keyboard, in every locale.
                 <kbd
-                  key={key}
+                  key={'symbol' in key ? key.symbol : key.named}
                   dir="ltr"
                   className="rounded border border-zinc-300 bg-zinc-100 px-1.5 font-mono text-xs leading-5 dark:border-zinc-600 dark:bg-zinc-800"
                 >
-                  {key}
+                  {'symbol' in key ? key.symbol : t(key.named)}
                 </kbd>
               ))}
             </dt>

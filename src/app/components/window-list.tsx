@@ -103,7 +103,7 @@ export function WindowList({
   handleRef,
   busy = false,
 }: WindowListProps) {
-  const listRef = useRef<HTMLUListElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   const arrivedByHydration = useArrivedByHydration();
   const held = useHeldRows(listRef);
@@ -264,9 +264,11 @@ export function WindowList({
 
   if (!hydrated) {
     return (
-      <ul ref={listRef} aria-label={label} className="relative">
+      // A feed from the first byte, so the list's role does not change under a screen reader when
+      // the app takes over; its rows become focusable then, with the keys that move between them.
+      <div ref={listRef} aria-label={label} role="feed" aria-busy={false} className="relative">
         {Array.from({ length: Math.min(loadedCount, count, SERVER_RENDERED_ROWS) }, (_, index) => (
-          <li
+          <article
             key={index}
             aria-setsize={setSize ?? count}
             aria-posinset={index + 1}
@@ -276,16 +278,16 @@ export function WindowList({
             className={`${rowSize.className} [content-visibility:auto]`}
           >
             {renderRow(index)}
-          </li>
+          </article>
         ))}
-      </ul>
+      </div>
     );
   }
 
   const margin = virtualizer.options.scrollMargin;
   return (
     <>
-      <ul
+      <div
         ref={listRef}
         aria-label={label}
         role="feed"
@@ -296,9 +298,8 @@ export function WindowList({
         style={{ height: virtualizer.getTotalSize() }}
       >
         {items.map((row) => (
-          <li
+          <article
             key={row.key}
-            role="article"
             tabIndex={row.index === tabStop ? 0 : -1}
             aria-setsize={setSize ?? count}
             aria-posinset={row.index + 1}
@@ -308,9 +309,9 @@ export function WindowList({
             style={{ height: row.size, top: row.start - margin }}
           >
             {renderRow(row.index)}
-          </li>
+          </article>
         ))}
-      </ul>
+      </div>
       <p role="status" className="sr-only">
         {arrived === null ? '' : t('keys.arrived', { count: arrived })}
       </p>

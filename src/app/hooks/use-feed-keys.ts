@@ -1,3 +1,4 @@
+import { LIST_ROW_SELECTOR } from '../../shared/app-render.ts';
 import {
   useCallback,
   useLayoutEffect,
@@ -13,7 +14,7 @@ import {
 // The row to focus may not be in the DOM (the virtualizer draws only the rows near the window):
 // it is scrolled to through the list's handle and focused once it is drawn.
 
-export const ROW_SELECTOR = 'li[aria-posinset]';
+const ROW_SELECTOR = LIST_ROW_SELECTOR;
 
 export interface FeedKeysOptions {
   listRef: RefObject<HTMLElement | null>;

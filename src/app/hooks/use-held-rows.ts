@@ -1,3 +1,4 @@
+import { LIST_ROW_SELECTOR } from '../../shared/app-render.ts';
 import { useLayoutEffect, useState, type RefObject } from 'react';
 
 // A virtual list drops the rows that leave the window. A row that holds the keyboard focus or
@@ -11,7 +12,7 @@ function heldRows(list: HTMLElement): number[] {
   const held = new Set<number>();
   const note = (node: Node | null | undefined) => {
     const element = node instanceof Element ? node : node?.parentElement;
-    const row = element?.closest('li[aria-posinset]');
+    const row = element?.closest(LIST_ROW_SELECTOR);
     if (row && list.contains(row)) held.add(Number(row.getAttribute('aria-posinset')) - 1);
   };
   note(document.activeElement);

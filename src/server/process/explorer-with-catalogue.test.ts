@@ -157,7 +157,7 @@ describe('the explorer in front of the catalogue', () => {
       const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist5000}`);
       expect(response.status).toBe(200);
       // Three tall screens of rows; the app hydrates from the whole page.
-      expect(text.match(/<li [^>]*aria-posinset=/g)).toHaveLength(SERVER_RENDERED_ROWS);
+      expect(text.match(/<article [^>]*aria-posinset=/g)).toHaveLength(SERVER_RENDERED_ROWS);
       const query = stateOf(text)?.queries.find((q) => q.queryKey[1] === 'playlist');
       const page = endpoints.playlist.pageSchema.parse(query?.state.data?.pages[0]);
       expect(page.items).toHaveLength(100);

@@ -108,7 +108,7 @@ describe.skipIf(!hasServerBuild)('a page whose upstream fails answers with a sta
       }
       expect(healed.response.status).toBe(200);
       expect(healed.text).toContain('rel="canonical"');
-      expect(healed.text.match(/<li [^>]*aria-posinset=/g)?.length).toBe(SERVER_RENDERED_ROWS);
+      expect(healed.text.match(/<article [^>]*aria-posinset=/g)?.length).toBe(SERVER_RENDERED_ROWS);
     } finally {
       await explorer.close();
     }
@@ -160,14 +160,14 @@ describe.skipIf(!hasServerBuild)('a page whose upstream fails answers with a sta
       expect(performance.now() - started).toBeLessThan(300);
       expect(response.statusCode).toBe(200);
       expect(text).toContain('rel="canonical"');
-      expect(text).not.toMatch(/<li [^>]*aria-posinset=/);
+      expect(text).not.toMatch(/<article [^>]*aria-posinset=/);
       // Without scripts, the browser asks again once the page is likely in.
       expect(text).toContain('<noscript><meta http-equiv="refresh" content="2"></noscript>');
 
       // A link preview or a crawler (no Fetch Metadata) waits for the page, and has the rows.
       const crawled = await page(explorer, `/playlist/${FIXTURE_IDS.playlist101}`);
       expect(crawled.response.status).toBe(200);
-      expect(crawled.text.match(/<li [^>]*aria-posinset=/g)?.length).toBe(SERVER_RENDERED_ROWS);
+      expect(crawled.text.match(/<article [^>]*aria-posinset=/g)?.length).toBe(SERVER_RENDERED_ROWS);
       expect(crawled.text).not.toContain('http-equiv="refresh"');
     } finally {
       await explorer.close();
@@ -187,7 +187,7 @@ describe.skipIf(!hasServerBuild)('a page whose upstream fails answers with a sta
         },
       });
       expect(response.statusCode).toBe(200);
-      return /<li [^>]*aria-posinset=/.test(await response.body.text());
+      return /<article [^>]*aria-posinset=/.test(await response.body.text());
     };
     try {
       // A remote upstream is expected at the real service's pace (150 ms), longer than the
