@@ -71,6 +71,7 @@ async function expectProblem(response: Response, status: number, code: string) {
 describe('playlists', () => {
   it.each([
     [FIXTURE_IDS.playlist5000, 5000, 50],
+    [FIXTURE_IDS.playlist20000, 20000, 200],
     [FIXTURE_IDS.playlist101, 101, 2],
     [FIXTURE_IDS.playlist100, 100, 1],
     [FIXTURE_IDS.playlistEmpty, 0, 1],

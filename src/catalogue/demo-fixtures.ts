@@ -14,6 +14,7 @@ export const FIXTURE_IDS = {
   bigChannel: 'UCcatalogueDemoChannel01',
   smallChannel: 'UCcatalogueDemoChannel02',
   hugeChannel: 'UCcatalogueDemoChannel03',
+  playlist20000: 'PLcatalogueDemoPlaylist20000items0',
 } as const;
 
 export const FIXTURE_SIZES = {
@@ -31,6 +32,13 @@ export const SMALL_CHANNEL_VIDEOS = 45;
  * quota, so it is made page by page from the video's index (huge-channel.ts), never stored.
  */
 export const HUGE_CHANNEL_VIDEOS = 300_000;
+/**
+ * Four times a platform playlist's maximum (spec §3.1 says 5,000), on purpose: the app must not
+ * lean on that maximum, and a list this long is taller than some browsers can lay out. Its items
+ * are the huge channel's first videos, made on demand the same way.
+ */
+export const LONG_PLAYLIST_ITEMS = 20_000;
+export const HUGE_CHANNEL_TITLE = 'Endless Archive';
 
 export const DEMO_ENTRIES: DemoEntry[] = [
   {
@@ -72,7 +80,13 @@ export const DEMO_ENTRIES: DemoEntry[] = [
   {
     kind: 'channel',
     id: FIXTURE_IDS.hugeChannel,
-    title: 'Endless Archive',
+    title: HUGE_CHANNEL_TITLE,
     description: 'A channel with 300,000 videos: 10,000 pages, more than an hour of quota.',
+  },
+  {
+    kind: 'playlist',
+    id: FIXTURE_IDS.playlist20000,
+    title: 'The archive’s first 20,000',
+    description: '20,000 videos: four times the platform’s maximum, for lists of any length.',
   },
 ];

@@ -1,6 +1,17 @@
-import type { CatalogueStore, ChannelVideoRow, Slice } from './catalogue-db.ts';
+import type {
+  CatalogueStore,
+  ChannelVideoRow,
+  PlaylistItemRow,
+  PlaylistRow,
+  Slice,
+} from './catalogue-db.ts';
 import { DATA_EPOCH, DEMO_SEED, randomDuration, randomViewCount } from './demo-data.ts';
-import { FIXTURE_IDS, HUGE_CHANNEL_VIDEOS } from './demo-fixtures.ts';
+import {
+  FIXTURE_IDS,
+  HUGE_CHANNEL_TITLE,
+  HUGE_CHANNEL_VIDEOS,
+  LONG_PLAYLIST_ITEMS,
+} from './demo-fixtures.ts';
 import { description, videoTitle } from './demo-text.ts';
 import { createRandom, hashString, ID_ALPHABET, type Random } from './random.ts';
 
@@ -126,16 +137,53 @@ export function hugeChannelVideos(
   return { rows, hasMore: end < HUGE_CHANNEL_VIDEOS };
 }
 
+const LONG_PLAYLIST: PlaylistRow = {
+  id: FIXTURE_IDS.playlist20000,
+  channelId: FIXTURE_IDS.hugeChannel,
+  channelTitle: HUGE_CHANNEL_TITLE,
+  title: 'The archive’s first 20,000',
+  description: 'Twenty thousand videos from the Endless Archive, newest first.',
+  viewCount: 1_234_567,
+  updatedAt: DATA_EPOCH,
+  itemCount: LONG_PLAYLIST_ITEMS,
+};
+
+/** The long playlist's items after `afterPosition` (positions from 1): the channel's videos. */
+function longPlaylistItems(afterPosition: number, limit: number): Slice<PlaylistItemRow> {
+  const end = Math.min(LONG_PLAYLIST_ITEMS, afterPosition + limit);
+  const rows: PlaylistItemRow[] = [];
+  for (let position = afterPosition + 1; position <= end; position++) {
+    const video = hugeChannelVideo(position - 1);
+    rows.push({
+      position,
+      videoId: video.id,
+      title: video.title,
+      channelId: FIXTURE_IDS.hugeChannel,
+      channelTitle: HUGE_CHANNEL_TITLE,
+      duration: video.duration,
+      viewCount: video.viewCount,
+      publishedAt: video.publishedAt,
+    });
+  }
+  return { rows, hasMore: end < LONG_PLAYLIST_ITEMS };
+}
+
 /**
  * The store with the huge channel added in front of it: the channel exists, its videos are
- * made on demand, it has no playlists (spec §4.3 rule 1: an empty list and a null
- * continuation), and its videos exist for the thumbnail route. Everything else goes to `store`.
+ * made on demand, it lists no playlists (spec §4.3 rule 1: an empty list and a null
+ * continuation), and its videos exist for the thumbnail route. The long playlist is made of its
+ * first videos, on demand too (owned by it, yet not on its tab: the home page lists it).
+ * Everything else goes to `store`.
  */
 export function withHugeChannel(store: CatalogueStore): CatalogueStore {
   const huge = FIXTURE_IDS.hugeChannel;
+  const long = FIXTURE_IDS.playlist20000;
   return {
-    playlist: (id) => store.playlist(id),
-    playlistItems: (id, afterPosition, limit) => store.playlistItems(id, afterPosition, limit),
+    playlist: (id) => (id === long ? LONG_PLAYLIST : store.playlist(id)),
+    playlistItems: (id, afterPosition, limit) =>
+      id === long
+        ? longPlaylistItems(afterPosition, limit)
+        : store.playlistItems(id, afterPosition, limit),
     close: () => store.close(),
     channelExists: (id) => id === huge || store.channelExists(id),
     videoExists: (id) => hugeChannelVideoIndex(id) !== null || store.videoExists(id),
