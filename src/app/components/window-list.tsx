@@ -1,9 +1,15 @@
-import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual';
+import {
+  defaultRangeExtractor,
+  observeWindowOffset,
+  useWindowVirtualizer,
+  windowScroll,
+} from '@tanstack/react-virtual';
 import {
   useEffect,
   useEffectEvent,
   useImperativeHandle,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type ReactNode,
@@ -15,6 +21,7 @@ import { useHeadingToEnd } from '../hooks/use-heading-to-end.ts';
 import { useHeldRows } from '../hooks/use-held-rows.ts';
 import { readerMovedFirst, useArrivedByHydration, useHydrated } from '../hooks/use-hydrated.ts';
 import { useIsWide } from '../hooks/use-media-query.ts';
+import { listScale, type ListScale } from '../lib/list-scale.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
 import { SERVER_RENDERED_ROWS } from '../../shared/app-render.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
@@ -29,6 +36,10 @@ import { KeysOverlay } from './keys-overlay.tsx';
 // markup whatever the screen, so hydration meets what the server sent. Then the virtualizer takes over where the
 // reader is (the window's own scroll position), keeping the DOM nodes of the rows it shows (same
 // keys: their positions) where they were, and of the rows holding the focus or the selection.
+//
+// A list taller than browsers can lay out is drawn shorter and scrolled to scale (list-scale.ts):
+// the virtualizer works in the whole list's offsets, the window in the drawn list's, and the rows
+// near the window are drawn where the window is.
 //
 // Rows are placed with `top`, not a transform: Chrome's layout-shift accounting sees a row that
 // goes from the flow to a transform as moved, even when it is drawn where it was.
@@ -84,9 +95,23 @@ function documentTop(element: HTMLElement): number {
   return Math.round(element.getBoundingClientRect().top + window.scrollY);
 }
 
-function scrollToRow(list: HTMLElement, index: number, rowHeight: number): void {
+function scrollToRow(list: HTMLElement, index: number, rowHeight: number, scale: ListScale): void {
   // A sliver of context above; less than half a row, so the row still counts as the top one.
-  window.scrollTo(0, Math.max(0, documentTop(list) + index * rowHeight - CONTEXT_PX));
+  const virtual = index * rowHeight - CONTEXT_PX;
+  window.scrollTo(0, Math.max(0, Math.round(documentTop(list) + scale.toReal(virtual))));
+}
+
+/** The window's height, followed as it changes: the scale depends on it. */
+function useViewportHeight(): number {
+  const [height, setHeight] = useState(() =>
+    typeof window === 'undefined' ? 0 : window.innerHeight,
+  );
+  useEffect(() => {
+    const onResize = () => setHeight(window.innerHeight);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return height;
 }
 
 export function WindowList({
@@ -110,6 +135,18 @@ export function WindowList({
   const wide = useIsWide();
   const rowHeight = rowSize[wide ? 'wide' : 'narrow'];
   const [scrollMargin, setScrollMargin] = useState(0);
+  const viewport = useViewportHeight();
+  const scale = useMemo(() => listScale(count * rowHeight, viewport), [count, rowHeight, viewport]);
+  // Read by the virtualizer's scroll callbacks, which it keeps from its first render.
+  const scaling = useRef({ scale, margin: scrollMargin });
+  useLayoutEffect(() => {
+    scaling.current = { scale, margin: scrollMargin };
+  });
+  /** The window's document offset over the drawn list → over the whole list. */
+  const toVirtualY = (y: number) => {
+    const { scale, margin } = scaling.current;
+    return margin + scale.toVirtual(y - margin);
+  };
 
   // The list's distance from the top of the document: the header above it may change height
   // (a description expands, the window narrows), so it is measured again on every resize.
@@ -132,12 +169,21 @@ export function WindowList({
     // window, give or take the header above (scrollMargin, not yet measured), which the
     // overscan covers. One hydrating the server's rows starts where the window is.
     initialOffset: () =>
-      restoreY ??
-      (openAt !== undefined && hydrated
-        ? Math.max(0, openAt * rowHeight - CONTEXT_PX)
-        : typeof window === 'undefined'
-          ? 0
-          : window.scrollY),
+      restoreY !== undefined
+        ? toVirtualY(restoreY)
+        : openAt !== undefined && hydrated
+          ? Math.max(0, openAt * rowHeight - CONTEXT_PX)
+          : typeof window === 'undefined'
+            ? 0
+            : toVirtualY(window.scrollY),
+    observeElementOffset: (instance, onOffset) =>
+      observeWindowOffset(instance, (offset, isScrolling) =>
+        onOffset(toVirtualY(offset), isScrolling),
+      ),
+    scrollToFn: (offset, options, instance) => {
+      const { scale, margin } = scaling.current;
+      windowScroll(margin + scale.toReal(offset - margin), options, instance);
+    },
     getItemKey: (index) => index, // by position: a video listed twice is shown twice
     useFlushSync: false,
     rangeExtractor: (range) => {
@@ -150,6 +196,17 @@ export function WindowList({
   useEffect(() => {
     virtualizer.measure();
   }, [virtualizer, rowHeight]);
+
+  // A scaled list whose length or window changes keeps the reader on their row: the window
+  // moves to where that row is over the list as now drawn.
+  const shownScale = useRef(scale);
+  useLayoutEffect(() => {
+    const before = shownScale.current;
+    shownScale.current = scale;
+    if (!hydrated || before === scale || (!before.scaled && !scale.scaled)) return;
+    const virtual = before.toVirtual(window.scrollY - scrollMargin);
+    window.scrollTo(0, Math.round(scrollMargin + scale.toReal(virtual)));
+  }, [scale, hydrated, scrollMargin]);
 
   // A list that turns out shorter than it said (its last page came early) shrinks under a
   // reader at its end, or on the way there (the End key): they are taken to the new end.
@@ -181,14 +238,15 @@ export function WindowList({
     const index = pendingIndex.current;
     if (!hydrated || index === null || !listRef.current) return;
     pendingIndex.current = null;
-    scrollToRow(listRef.current, index, rowHeight);
+    scrollToRow(listRef.current, index, rowHeight, scaling.current.scale);
   }, [hydrated, rowHeight]);
   useImperativeHandle(
     handleRef,
     () => ({
       scrollToIndex(index) {
         if (!hydrated) pendingIndex.current = index;
-        else if (listRef.current) scrollToRow(listRef.current, index, rowHeight);
+        else if (listRef.current)
+          scrollToRow(listRef.current, index, rowHeight, scaling.current.scale);
       },
     }),
     [hydrated, rowHeight],
@@ -198,7 +256,8 @@ export function WindowList({
     listRef,
     count,
     rowHeight,
-    scrollToIndex: (index) => listRef.current && scrollToRow(listRef.current, index, rowHeight),
+    scrollToIndex: (index) =>
+      listRef.current && scrollToRow(listRef.current, index, rowHeight, scaling.current.scale),
   });
   const arrived = useArrivalAnnouncement(loadedCount);
   const { t } = useTranslation();
@@ -220,11 +279,13 @@ export function WindowList({
       const now = performance.now();
       const s = speed.current;
       const elapsed = now - s.at;
+      // In the whole list's px: a scaled list passes more rows per px of the window's travel.
+      const y = toVirtualY(window.scrollY);
       if (elapsed > 0 && elapsed < 500) {
-        const instant = (Math.abs(window.scrollY - s.y) * 1000) / elapsed;
+        const instant = (Math.abs(y - s.y) * 1000) / elapsed;
         s.pxPerSecond = 0.7 * s.pxPerSecond + 0.3 * instant;
       } else s.pxPerSecond = 0;
-      s.y = window.scrollY;
+      s.y = y;
       s.at = now;
     };
     window.addEventListener('scroll', onScroll, { passive: true });
@@ -244,7 +305,7 @@ export function WindowList({
   const topChanged = useEffectEvent(() => {
     const element = listRef.current;
     if (!element || count === 0 || !onTopIndexChange) return;
-    const offset = window.scrollY - documentTop(element);
+    const offset = scaling.current.scale.toVirtual(window.scrollY - documentTop(element));
     onTopIndexChange(
       Math.min(count - 1, Math.max(0, Math.floor((offset + rowHeight / 2) / rowHeight))),
     );
@@ -285,6 +346,14 @@ export function WindowList({
   }
 
   const margin = virtualizer.options.scrollMargin;
+  // Scaled, the rows near the window are drawn where the window is over the drawn list; a held
+  // row far from it stays inside the list's box, so it never makes the page taller.
+  const virtualOffset = (virtualizer.scrollOffset ?? 0) - margin;
+  const shift = scale.toReal(virtualOffset) - virtualOffset;
+  const topOf = (start: number, size: number) =>
+    scale.scaled
+      ? Math.min(scale.height - size, Math.max(0, start - margin + shift))
+      : start - margin;
   return (
     <>
       <div
@@ -295,7 +364,7 @@ export function WindowList({
         onKeyDown={feed.onKeyDown}
         onFocus={feed.onFocus}
         className="relative"
-        style={{ height: virtualizer.getTotalSize() }}
+        style={{ height: scale.height }}
       >
         {items.map((row) => (
           <article
@@ -306,7 +375,7 @@ export function WindowList({
             // Contained: a row's size is fixed, so the rows that come and go as the reader
             // scrolls are laid out and painted on their own, not with the rest of the page.
             className="absolute start-0 w-full [contain:strict] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600"
-            style={{ height: row.size, top: row.start - margin }}
+            style={{ height: row.size, top: topOf(row.start, row.size) }}
           >
             {renderRow(row.index)}
           </article>
