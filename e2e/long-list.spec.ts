@@ -86,3 +86,30 @@ test('End reaches the last item, and Home the first', async ({ page }) => {
   await page.keyboard.press('Home');
   await expect(page.locator(row(1))).toBeInViewport();
 });
+
+test('pages far behind a deep link are let go, and read again when the reader goes back', async ({
+  page,
+}) => {
+  test.slow();
+  const firstPages: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.searchParams.get('id') === IDS.playlist20000 && !url.searchParams.has('continuation'))
+      firstPages.push(url.pathname);
+  });
+  await page.goto(`/playlist/${IDS.playlist20000}?index=15000`);
+  await expect(page.locator(row(15_000)).locator('[aria-current="true"]')).toBeInViewport({
+    timeout: 90_000,
+  });
+  // 150 pages were read to reach it: the first ones, far above, are let go once the chain rests.
+  const asked = firstPages.length;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const first = page.locator(row(1));
+  await expect(first.getByRole('link').first()).toBeVisible({ timeout: 20_000 });
+  expect(firstPages.length, 'the first page read again').toBeGreaterThan(asked);
+  // Back where the reader was, the rows are there (read again too, or never let go).
+  await page.goto(`/playlist/${IDS.playlist20000}?index=15000`);
+  await expect(page.locator(row(15_000)).getByRole('link').first()).toBeVisible({
+    timeout: 90_000,
+  });
+});

@@ -3,6 +3,7 @@ import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { rememberChannelTitles, rememberPlaylistChannels } from '../lib/channel-titles.ts';
 import { fetchDemoEntries, fetchPage } from './api-client.ts';
 import { nextContinuation } from './continuation-guard.ts';
+import { isLetGo } from './let-go-page.ts';
 
 // Query-options factories, next to the client (house style). Keys go from generic to specific
 // and every view's list has its own key, so a late answer can only land in its own list.
@@ -32,7 +33,8 @@ export function notePages<E extends EndpointName>(
   endpoint: E,
   pages: readonly EndpointPage<E>[],
 ): void {
-  const fresh = pages.filter((page) => !noted.has(page));
+  // A page let go (page-trim.ts) has nothing to learn from; it is learnt from again once back.
+  const fresh = pages.filter((page) => !noted.has(page) && !isLetGo(page));
   if (fresh.length === 0) return;
   for (const page of fresh) noted.add(page);
   learnFrom[endpoint]?.(fresh);

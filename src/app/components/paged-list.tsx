@@ -96,7 +96,7 @@ export function PagedList({
             onTopIndexChange={onTopIndexChange}
             busy={list.footer?.kind === 'loading'}
             renderRow={(position) =>
-              position < list.count ? renderRow(position) : <PlaceholderRow />
+              list.holds(position) ? renderRow(position) : <PlaceholderRow />
             }
           />
           {list.footer && <ListFooter state={list.footer} />}

@@ -88,7 +88,7 @@ export function useDeepLinkSeek(
  * Returns the list's `onTopIndexChange`.
  */
 export function useAddressFollowsTop(
-  items: readonly { index: number }[],
+  items: ReadonlyArray<{ index: number } | undefined>,
   held: () => boolean,
 ): (position: number) => void {
   const replaceSearch = useReplaceSearch();

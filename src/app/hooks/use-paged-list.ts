@@ -4,6 +4,8 @@ import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { notePages, pagesOptions } from '../api/catalogue-queries.ts';
 import { followChain } from '../api/page-chain.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
+import { isLetGo } from '../api/let-go-page.ts';
+import { letGoFarPages, readBackNearPages } from '../api/page-trim.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { describeProblem, type ProblemText } from '../lib/problem-text.ts';
 import { useListEntryScroll } from './use-entry-scroll.ts';
@@ -34,6 +36,8 @@ export interface PagedListState {
   loaded: boolean;
   /** Items loaded so far. */
   count: number;
+  /** Whether the item at a position is held (loaded, and not let go since). */
+  holds: (position: number) => boolean;
   /**
    * The list's length as far as it is known: a playlist's stated `totalItems` while pages remain
    * (the rows not yet loaded show as placeholders, so the scrollbar spans the whole list), what
@@ -62,12 +66,21 @@ export interface PagedListState {
 
 export interface PagedList<E extends EndpointName> extends PagedListState {
   pages: readonly EndpointPage<E>[] | undefined;
-  items: PageItem<E>[];
+  /** Every position loaded so far; undefined where the page was let go (page-trim.ts). */
+  items: ReadonlyArray<PageItem<E> | undefined>;
   /** The last request for the list failed (its first page or a later one). */
   isError: boolean;
+  /**
+   * Some of a long list's pages far from the window were let go (page-trim.ts): their rows are
+   * placeholders until the window comes back, and the list is not whole in the browser.
+   */
+  trimmed: boolean;
   /** Loads pages in order until one satisfies `found` (a deep link's item), or the list ends. */
   requestUntil: (found: (page: EndpointPage<E>) => boolean) => void;
 }
+
+/** The window's rows above the last one on screen, as far as letting pages go is concerned. */
+const BACK_ROWS = 60;
 
 export function usePagedList<E extends EndpointName>(
   endpoint: E,
@@ -122,6 +135,33 @@ export function usePagedList<E extends EndpointName>(
     latest.current = { loaded: items.length, hasNextPage, failed: failedNow };
   });
   const [waitingFor, setWaitingFor] = useState<number | null>(null);
+  // Memory that does not grow with depth (page-trim.ts): while no chain is writing the list,
+  // pages near the window that were let go are read back, and far ones let go.
+  // Unknown until the window list first says where it is (a deep link loads before it shows).
+  const shown = useRef<{ from: number; to: number } | null>(null);
+  const readingBack = useRef<AbortController | null>(null);
+  useEffect(() => () => readingBack.current?.abort(), []);
+  const tend = useCallback(() => {
+    if (loop.current !== null || readingBack.current !== null) return;
+    // Unknown, no row is near the window: only the last rows loaded are kept.
+    const { from, to } = shown.current ?? { from: -Infinity, to: -Infinity };
+    if (letGoFarPages(queryClient, endpoint, id, from, to)) return;
+    const controller = new AbortController();
+    readingBack.current = controller;
+    void readBackNearPages(
+      queryClient,
+      endpoint,
+      id,
+      from,
+      to,
+      controller.signal,
+      () => loop.current === null,
+    )
+      .catch(() => undefined) // the rows stay placeholders; the next move of the window tries again
+      .finally(() => {
+        if (readingBack.current === controller) readingBack.current = null;
+      });
+  }, [queryClient, endpoint, id]);
   const loadThrough = useCallback(() => {
     const { hasNextPage: more, failed } = latest.current;
     if (loop.current !== null || !more || failed) return;
@@ -140,18 +180,21 @@ export function usePagedList<E extends EndpointName>(
       if (loop.current !== controller) return;
       loop.current = null;
       setChaining(false);
+      tend();
       // The page that failed, asked for again through the query: its retries, and the error
       // the footer shows if it fails for good.
       if (outcome === 'failed') void fetchNextPage({ cancelRefetch: false });
     });
-  }, [queryClient, endpoint, id, fetchNextPage]);
+  }, [queryClient, endpoint, id, fetchNextPage, tend]);
   const requestRows = useCallback(
     (count: number, visible: number) => {
       goal.current = count;
+      shown.current = { from: Math.max(0, visible - BACK_ROWS), to: visible };
       setWaitingFor(visible > latest.current.loaded ? visible : null);
       loadThrough();
+      tend();
     },
-    [loadThrough],
+    [loadThrough, tend],
   );
   const requestUntil = useCallback(
     (found: (page: EndpointPage<E>) => boolean) => {
@@ -195,6 +238,8 @@ export function usePagedList<E extends EndpointName>(
   return {
     loaded: data !== undefined,
     count: items.length,
+    holds: (position) => items[position] !== undefined,
+    trimmed: data?.pages.some(isLetGo) ?? false,
     length,
     hasNextPage,
     problem: isError && !data ? describeProblem(error, subject, id, words) : null,
@@ -212,6 +257,11 @@ export function usePagedList<E extends EndpointName>(
   };
 }
 
-function itemsOf<E extends EndpointName>(pages: readonly EndpointPage<E>[]): PageItem<E>[] {
-  return pages.flatMap((page): PageItem<E>[] => page.items);
+function itemsOf<E extends EndpointName>(
+  pages: readonly EndpointPage<E>[],
+): Array<PageItem<E> | undefined> {
+  const items: Array<PageItem<E> | undefined> = [];
+  // Not flatMap: it skips the holes of a page let go, and every later position would move up.
+  for (const page of pages) for (let i = 0; i < page.items.length; i++) items.push(page.items[i]);
+  return items;
 }

@@ -25,15 +25,15 @@ export function readSeekTarget(search: string): SeekTarget | null {
 
 /** The position (0-based) of the target among the items loaded so far, or -1. */
 export function findTarget(
-  items: readonly { index: number; id: string }[],
+  items: ReadonlyArray<{ index: number; id: string } | undefined>,
   target: SeekTarget,
 ): number {
   if ('index' in target) {
     // `index` is the position (1-based) unless the catalogue says otherwise.
     if (items[target.index - 1]?.index === target.index) return target.index - 1;
-    return items.findIndex((item) => item.index === target.index);
+    return items.findIndex((item) => item?.index === target.index);
   }
-  return items.findIndex((item) => item.id === target.videoId);
+  return items.findIndex((item) => item?.id === target.videoId);
 }
 
 export function seekState(list: {

@@ -14,7 +14,7 @@ export function ContinueBar({
   total,
 }: {
   entry: ListProgress | null;
-  items: readonly { index: number; duration: number | null }[];
+  items: ReadonlyArray<{ index: number; duration: number | null } | undefined>;
   total: number | null;
 }) {
   const { t, formatCount, formatLongDuration } = useTranslation();

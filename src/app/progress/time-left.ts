@@ -4,7 +4,7 @@
  * loaded items' average, and the answer says it is an estimate. Null: nothing to go on.
  */
 export function timeLeft(
-  items: readonly { index: number; duration: number | null }[],
+  items: ReadonlyArray<{ index: number; duration: number | null } | undefined>,
   position: number,
   total: number,
 ): { seconds: number; exact: boolean } | null {
@@ -13,7 +13,7 @@ export function timeLeft(
   let sumAll = 0;
   let sumAfter = 0;
   for (const item of items) {
-    if (item.duration === null) continue;
+    if (!item || item.duration === null) continue;
     known++;
     sumAll += item.duration;
     if (item.index >= position) {

@@ -109,7 +109,7 @@ function ChannelTabList<T extends ChannelTab>({
             id={id}
             host={wholeList}
             items={list.items}
-            complete={list.loaded && !list.hasNextPage}
+            complete={list.loaded && !list.hasNextPage && !list.trimmed}
             totalItems={null}
             title={title}
           />

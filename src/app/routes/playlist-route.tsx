@@ -98,7 +98,7 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               id={id}
               host={wholeList}
               items={list.items}
-              complete={list.loaded && !list.hasNextPage}
+              complete={list.loaded && !list.hasNextPage && !list.trimmed}
               totalItems={info?.totalItems ?? null}
               title={info?.title ?? null}
             />

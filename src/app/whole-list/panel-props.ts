@@ -6,8 +6,9 @@ export interface WholeListProps {
   list: ListKind;
   id: string;
   host: WholeListHost;
-  items: readonly ListItem[];
-  /** Every page is in. */
+  /** By position; undefined where a long list's page was let go (page-trim.ts). */
+  items: ReadonlyArray<ListItem | undefined>;
+  /** Every page is in, and held. */
   complete: boolean;
   /** A playlist's stated length. */
   totalItems: number | null;

@@ -148,14 +148,16 @@ interface ChartSpec {
 /** The charts over the items loaded so far (all of them once "Load all" is done). */
 export const Charts = memo(function Charts({
   list,
-  items,
+  items: held,
   complete,
 }: {
   list: ListKind;
-  items: readonly ListItem[];
+  items: ReadonlyArray<ListItem | undefined>;
   complete: boolean;
 }) {
   const { t } = useTranslation();
+  // The items held: a long list's pages let go (page-trim.ts) are not charted.
+  const items = useMemo(() => held.filter((item) => item !== undefined), [held]);
   const charts = useMemo((): ChartSpec[] => {
     if (list === 'channel-playlists') {
       const videos = logBins(items.map((item) => (item as { videoCount: number }).videoCount));

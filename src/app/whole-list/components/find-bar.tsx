@@ -33,7 +33,12 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
   const { t } = useTranslation();
   const address = usePanelAddress();
   const [query, setQuery] = useState(address.params.q);
-  const haystack = useMemo(() => buildHaystack(items as readonly Findable[]), [items]);
+  const haystack = useMemo(
+    () => buildHaystack(items as ReadonlyArray<Findable | undefined>),
+    [items],
+  );
+  // The items searched: a long list's pages let go (page-trim.ts) are not among them.
+  const held = useMemo(() => items.reduce((n, item) => n + (item ? 1 : 0), 0), [items]);
   const { order } = host;
   const matches = useMemo(() => {
     const found = findMatches(haystack, query);
@@ -82,11 +87,11 @@ export function FindBar({ list, items, complete, totalItems, host }: WholeListPr
         : t('wholeList.find.matchCount', { count: matches.length })
     : '';
   const partial =
-    complete || items.length === 0
+    complete || held === 0
       ? null
       : totalItems
-        ? t('wholeList.find.partialOfTotal', { loaded: items.length, total: totalItems })
-        : t('wholeList.find.partial', { loaded: items.length });
+        ? t('wholeList.find.partialOfTotal', { loaded: held, total: totalItems })
+        : t('wholeList.find.partial', { loaded: held });
   const withChannels = list === 'playlist';
   return (
     <div

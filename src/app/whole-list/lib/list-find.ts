@@ -23,9 +23,10 @@ function haystackOf(item: Findable): string {
 }
 
 /** The items' search texts, in list order; built once per item however often it is asked. */
-export function buildHaystack(items: readonly Findable[]): string[] {
+export function buildHaystack(items: ReadonlyArray<Findable | undefined>): string[] {
   const out = new Array<string>(items.length);
-  for (let i = 0; i < items.length; i++) out[i] = haystackOf(items[i]!);
+  // A position whose page was let go matches nothing until it is read again.
+  for (let i = 0; i < items.length; i++) out[i] = items[i] ? haystackOf(items[i]!) : '';
   return out;
 }
 
