@@ -11,7 +11,7 @@ test('a playlist’s header and first rows are in the HTML itself', async ({ req
   const response = await request.get(`/playlist/${IDS.playlist5000}`);
   expect(response.status()).toBe(200);
   const html = await response.text();
-  expect(html.match(/<li [^>]*aria-posinset="\d+"/g)).toHaveLength(40);
+  expect(html.match(/<article [^>]*aria-posinset="\d+"/g)).toHaveLength(40);
   // The title, isolated from the page's direction (a title's own may differ).
   expect(html).toMatch(/<h1[^>]*><bdi>[^<]+<\/bdi><\/h1>/);
   // The query cache the view was rendered from, for the client to start with.

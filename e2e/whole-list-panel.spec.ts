@@ -88,7 +88,7 @@ test('load all: the cost first, then progress that can be cancelled; what loaded
   const deep = Math.min(loaded - 50, 250);
   await page.evaluate(
     ([selector, n]) => {
-      const list = document.querySelector(selector)!.closest('ul')!;
+      const list = document.querySelector(selector)!.closest('[role="feed"]')!;
       window.scrollTo(0, list.getBoundingClientRect().top + window.scrollY + (n - 1) * 112);
     },
     [ROWS, deep] as const,

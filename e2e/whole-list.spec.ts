@@ -12,7 +12,7 @@ const ROW_HEIGHT = 112;
 function rowTop(page: Page, position: number): Promise<number> {
   return page.evaluate(
     ([selector, n, height]) => {
-      const list = document.querySelector(selector)!.closest('ul')!;
+      const list = document.querySelector(selector)!.closest('[role="feed"]')!;
       return list.getBoundingClientRect().top + window.scrollY + (n - 1) * height;
     },
     [ROWS, position, ROW_HEIGHT] as const,

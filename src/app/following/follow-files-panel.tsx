@@ -10,6 +10,8 @@ import {
   type ImportResult,
 } from './follow-files.ts';
 import { follows, type FollowedList } from './follow-store.ts';
+import { progressSection, progressSectionOf } from '../progress/progress-file.ts';
+import { mergeProgress, progressStore } from '../progress/progress-store.ts';
 import { notSavedSentence } from './store-notice.tsx';
 
 // Import (read in a worker) and export of the follow list, below the Following view.
@@ -42,7 +44,8 @@ export function FollowFilesPanel({ lists }: { lists: readonly FollowedList[] }) 
       });
       return setMessage({ text: t('following.import.error', { reason }), error: true });
     }
-    const result = await readInWorker(await file.text());
+    const text = await file.text();
+    const result = await readInWorker(text);
     if (!result.ok) {
       const { id, values } = result.reason;
       const reason =
@@ -52,6 +55,10 @@ export function FollowFilesPanel({ lists }: { lists: readonly FollowedList[] }) 
       return setMessage({ text: t('following.import.error', { reason }), error: true });
     }
     const { added, known, saved } = follows.add(result.lists);
+    // This explorer's own file carries the reader's progress too (progress-file.ts): merged
+    // list by list, the entry touched last winning.
+    const progress = progressSectionOf(text);
+    if (progress !== null) progressStore.set((state) => mergeProgress(state, progress));
     if (!saved.ok)
       return setMessage({ text: notSavedSentence(saved.reason, translation), error: true });
     const parts = [t('following.import.done', { added, known })];
@@ -132,7 +139,13 @@ export function FollowFilesPanel({ lists }: { lists: readonly FollowedList[] }) 
             <Button
               size="sm"
               variant="secondary"
-              onClick={() => download('following.json', 'application/json', exportJson(lists))}
+              onClick={() =>
+                download(
+                  'following.json',
+                  'application/json',
+                  exportJson(lists, progressSection(progressStore.get())),
+                )
+              }
             >
               {t('following.export.json')}
             </Button>

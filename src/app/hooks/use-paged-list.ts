@@ -141,27 +141,35 @@ export function usePagedList<E extends EndpointName>(
   const shown = useRef<{ from: number; to: number } | null>(null);
   const readingBack = useRef<AbortController | null>(null);
   useEffect(() => () => readingBack.current?.abort(), []);
-  const tend = useCallback(() => {
-    if (loop.current !== null || readingBack.current !== null) return;
-    // Unknown, no row is near the window: only the last rows loaded are kept.
-    const { from, to } = shown.current ?? { from: -Infinity, to: -Infinity };
-    if (letGoFarPages(queryClient, endpoint, id, from, to)) return;
-    const controller = new AbortController();
-    readingBack.current = controller;
-    void readBackNearPages(
-      queryClient,
-      endpoint,
-      id,
-      from,
-      to,
-      controller.signal,
-      () => loop.current === null,
-    )
-      .catch(() => undefined) // the rows stay placeholders; the next move of the window tries again
-      .finally(() => {
-        if (readingBack.current === controller) readingBack.current = null;
-      });
-  }, [queryClient, endpoint, id]);
+  const tend = useCallback(
+    function tendNow() {
+      if (loop.current !== null || readingBack.current !== null) return;
+      // Unknown, no row is near the window: only the last rows loaded are kept.
+      const started = shown.current;
+      const { from, to } = started ?? { from: -Infinity, to: -Infinity };
+      if (letGoFarPages(queryClient, endpoint, id, from, to)) return;
+      const controller = new AbortController();
+      readingBack.current = controller;
+      void readBackNearPages(
+        queryClient,
+        endpoint,
+        id,
+        from,
+        to,
+        controller.signal,
+        () => loop.current === null,
+      )
+        .catch(() => undefined) // the rows stay placeholders; the next move of the window tries again
+        .finally(() => {
+          if (readingBack.current !== controller) return;
+          readingBack.current = null;
+          // The window went on while these pages were read (a Home key's scroll, a fling): the
+          // pages near where it is now, unless it is where it was.
+          if (shown.current !== started) tendNow();
+        });
+    },
+    [queryClient, endpoint, id],
+  );
   const loadThrough = useCallback(() => {
     const { hasNextPage: more, failed } = latest.current;
     if (loop.current !== null || !more || failed) return;

@@ -62,7 +62,9 @@ export function LanguagePicker() {
         value={locale}
         aria-busy={switching}
         onChange={(event) => choose(event.target.value)}
-        className="w-28 sm:w-auto sm:max-w-48"
+        // A fixed width: an auto one is the widest option's, which changes as the browser finds
+        // a font for each script (Devanagari, Hangul…) and shifts the header as it does.
+        className="w-28 sm:w-44"
       >
         {LOCALES.map((option) => (
           <option key={option} value={option} lang={option}>
