@@ -9,6 +9,7 @@ import {
   SkeletonRows,
 } from './list-states.tsx';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
+import type { RowMap } from '../progress/hidden-rows.ts';
 import { WindowList, type RowSize } from './window-list.tsx';
 
 interface PagedListProps {
@@ -34,6 +35,8 @@ interface PagedListProps {
   setSize?: number;
   handleRef?: Ref<WindowListHandle>;
   onTopIndexChange?: (position: number) => void;
+  /** Rows that are not the list's positions one for one (watched items hidden). */
+  rows?: RowMap;
 }
 
 /**
@@ -56,6 +59,7 @@ export function PagedList({
   setSize,
   handleRef,
   onTopIndexChange,
+  rows,
 }: PagedListProps) {
   if (list.problem) {
     return (
@@ -86,9 +90,9 @@ export function PagedList({
           <WindowList
             handleRef={handleRef}
             label={label}
-            count={list.length}
-            loadedCount={list.count}
-            setSize={setSize}
+            count={rows ? rows.count : list.length}
+            loadedCount={rows ? rows.rowOf(list.count) : list.count}
+            setSize={rows ? rows.count : setSize}
             rowSize={rowSize}
             restoreY={list.restoreY}
             openAt={openAt}
@@ -96,7 +100,11 @@ export function PagedList({
             onTopIndexChange={onTopIndexChange}
             busy={list.footer?.kind === 'loading'}
             renderRow={(position) =>
-              list.holds(position) ? renderRow(position) : <PlaceholderRow />
+              list.holds(rows ? rows.positionAt(position) : position) ? (
+                renderRow(position)
+              ) : (
+                <PlaceholderRow />
+              )
             }
           />
           {list.footer && <ListFooter state={list.footer} />}

@@ -25,6 +25,8 @@ const entrySchema = z.object({
   at: z.number(),
   /** Positions marked as watched, ascending; a list's positions do not move. */
   marks: z.array(z.number().int().min(1)),
+  /** "Hide watched" is on for this list (absent in entries written before it existed). */
+  hideWatched: z.boolean().optional(),
 });
 
 export type ListProgress = z.infer<typeof entrySchema>;
@@ -137,6 +139,17 @@ export function toggleMark(
       ? entry.marks.filter((p) => p !== position)
       : [...entry.marks, position].sort((a, b) => a - b),
   }));
+}
+
+/** Turns "hide watched" on or off for one list. */
+export function setHideWatched(
+  state: ProgressState,
+  kind: ListKind,
+  id: string,
+  hide: boolean,
+  now: number,
+): ProgressState {
+  return withEntry(state, kind, id, (entry) => ({ ...entry, at: now, hideWatched: hide }));
 }
 
 /**

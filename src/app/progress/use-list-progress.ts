@@ -3,6 +3,7 @@ import {
   progressKey,
   progressStore,
   recordPosition,
+  setHideWatched,
   toggleMark,
   type ListKind,
   type ListProgress,
@@ -37,7 +38,11 @@ export function useListProgress(kind: ListKind, id: string) {
     },
     [record],
   );
-  return { entry, record, toggle, reach };
+  const hideWatched = useCallback(
+    (hide: boolean) => progressStore.set((s) => setHideWatched(s, kind, id, hide, Date.now())),
+    [kind, id],
+  );
+  return { entry, record, toggle, reach, hideWatched };
 }
 
 /** How long the top row must stay put to count as reached. */

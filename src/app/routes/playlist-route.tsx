@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { playlistPath } from '../../shared/app-routes.ts';
 import { PagedList } from '../components/paged-list.tsx';
@@ -15,8 +15,9 @@ import { readSeekTarget, withTopIndex } from '../lib/deep-link.ts';
 import { entryKey } from '../lib/history-entry.ts';
 import { recordRecentView } from '../lib/recent-views.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
-import { useWholeList, WholeListSlot } from '../whole-list/index.ts';
+import { useExactTimeFrom, useWholeList, WholeListSlot } from '../whole-list/index.ts';
 import { ContinueBar } from '../progress/continue-bar.tsx';
+import { withoutMarked, type RowMap } from '../progress/hidden-rows.ts';
 import { useListProgress } from '../progress/use-list-progress.ts';
 
 // `/playlist/:id[?index=N | ?v=VIDEO]`: the playlist's header over its endless list, opened at
@@ -34,7 +35,18 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
   const { list, info, listProps } = usePlaylistList(id);
   // The link's target, read once: the address bar changes as the reader scrolls.
   const [target] = useState(() => readSeekTarget(search));
-  const listRef = useRef<WindowListHandle>(null);
+  // The list's handle as the hooks that scroll it see it: positions, whatever rows are hidden.
+  const rowsRef = useRef<RowMap | undefined>(undefined);
+  const windowRef = useRef<WindowListHandle>(null);
+  const listRef = useMemo(
+    () => ({
+      current: {
+        scrollToIndex: (position: number) =>
+          windowRef.current?.scrollToIndex(rowsRef.current?.rowOf(position) ?? position),
+      },
+    }),
+    [],
+  );
   const seek = useDeepLinkSeek(target, list, listRef);
   const replaceSearch = useReplaceSearch();
   // The "Whole list" panel: a match it jumps to is shared as ?index=N, as a deep link is.
@@ -44,11 +56,26 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
     replaceSearch((current) => withTopIndex(current, item.index));
   });
   const progress = useListProgress('playlist', id);
+  const hideWatched = progress.entry?.hideWatched ?? false;
+  const exactLeft = useExactTimeFrom('playlist', id, progress.entry?.position ?? null);
+  const marked = progress.entry?.marks;
+  // Not over a sorted list: its rows are the panel's order, and the whole list is in anyway.
+  const rows = useMemo(
+    () =>
+      hideWatched && marked && marked.length > 0 && wholeList.order === null
+        ? withoutMarked(list.length, marked)
+        : undefined,
+    [hideWatched, marked, wholeList.order, list.length],
+  );
+  useLayoutEffect(() => {
+    rowsRef.current = rows;
+  });
   const followAddress = useAddressFollowsTop(
     list.items,
     () => seek.holdsAddress() || wholeList.holdsAddress(),
   );
-  const followTop = (position: number) => {
+  const followTop = (row: number) => {
+    const position = rows ? rows.positionAt(row) : row;
     followAddress(position);
     // Rows sorted by the panel are not the list's order: their top says nothing of progress.
     const item = list.items[position];
@@ -92,6 +119,9 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
               entry={progress.entry}
               items={list.items}
               total={info?.totalItems ?? null}
+              exactSeconds={exactLeft}
+              hideWatched={hideWatched}
+              onHideWatched={wholeList.order === null ? progress.hideWatched : undefined}
             />
             <WholeListSlot
               list="playlist"
@@ -108,11 +138,13 @@ function PlaylistView({ id, search }: { id: string; search: string }) {
         // a page at a time, none of it on screen, would cost more than the pages themselves.
         holdRows={seek.state === 'loading'}
         openAt={seek.state === 'found' ? seek.position : undefined}
-        handleRef={listRef}
+        handleRef={windowRef}
+        rows={rows}
         onTopIndexChange={followTop}
         renderRow={(row) => {
-          // Row `row` shows item `position`: the same unless the panel sorted the list.
-          const position = wholeList.itemAt(row);
+          // Row `row` shows item `position`: the same unless the panel sorted the list or
+          // watched items are hidden.
+          const position = rows ? rows.positionAt(row) : wholeList.itemAt(row);
           const marked = wholeList.marked >= 0 ? wholeList.marked : seek.position;
           return (
             <PlaylistRow
