@@ -104,3 +104,24 @@ test('? opens the keys overlay, Escape closes it and the focus goes back to the 
   await expect.poll(() => activePosition(page)).toBe('2');
   await expectAccessible(page);
 });
+
+test('End on a channel says what reaching its end costs before reading any page for it', async ({
+  page,
+}) => {
+  const pages: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/channel-videos')) pages.push(request.url());
+  });
+  await page.goto(`/channel/${IDS.bigChannel}`);
+  await page.locator(ROW(2)).focus();
+  const before = pages.length;
+  await page.keyboard.press('End');
+  const note = page.getByRole('status').filter({ hasText: 'This channel’s end is not known' });
+  await expect(note).toBeVisible();
+  await expect(note).toBeFocused();
+  await expect(page.getByText(/A channel does not say how long it is/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Load all', exact: true })).toBeVisible();
+  // Nothing was walked for it: at most the page ahead the window asks for anyway.
+  expect(pages.length - before).toBeLessThanOrEqual(1);
+  await expectAccessible(page);
+});

@@ -37,6 +37,8 @@ interface PagedListProps {
   onTopIndexChange?: (position: number) => void;
   /** Rows that are not the list's positions one for one (watched items hidden). */
   rows?: RowMap;
+  /** WindowList's `onEndUnknown`, while the list has pages left. */
+  onEndUnknown?: () => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export function PagedList({
   handleRef,
   onTopIndexChange,
   rows,
+  onEndUnknown,
 }: PagedListProps) {
   if (list.problem) {
     return (
@@ -99,6 +102,7 @@ export function PagedList({
             onNeedRows={list.requestRows}
             onTopIndexChange={onTopIndexChange}
             busy={list.footer?.kind === 'loading'}
+            onEndUnknown={list.hasNextPage ? onEndUnknown : undefined}
             renderRow={(position) =>
               list.holds(rows ? rows.positionAt(position) : position) ? (
                 renderRow(position)

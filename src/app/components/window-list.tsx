@@ -82,6 +82,11 @@ interface WindowListProps {
   handleRef?: Ref<WindowListHandle>;
   /** Rows are being added: aria-busy on the feed, as the APG feed pattern asks. */
   busy?: boolean;
+  /**
+   * End, on a list whose end is neither known nor free to reach (a channel's pages not yet
+   * read): called instead of going to the last row loaded, to say what reaching it costs.
+   */
+  onEndUnknown?: () => void;
 }
 
 const OVERSCAN = 5;
@@ -127,6 +132,7 @@ export function WindowList({
   onTopIndexChange,
   handleRef,
   busy = false,
+  onEndUnknown,
 }: WindowListProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
@@ -211,7 +217,11 @@ export function WindowList({
   // A list that turns out shorter than it said (its last page came early) shrinks under a
   // reader at its end, or on the way there (the End key): they are taken to the new end.
   const shownCount = useRef(count);
-  const headingToEnd = useHeadingToEnd();
+  const endElsewhere = useRef<(() => boolean) | undefined>(undefined);
+  useLayoutEffect(() => {
+    endElsewhere.current = onEndUnknown && (() => (onEndUnknown(), true));
+  });
+  const headingToEnd = useHeadingToEnd(endElsewhere);
   useLayoutEffect(() => {
     const shrank = count < shownCount.current;
     shownCount.current = count;
@@ -256,6 +266,7 @@ export function WindowList({
     listRef,
     count,
     rowHeight,
+    endKnown: onEndUnknown === undefined,
     scrollToIndex: (index) =>
       listRef.current && scrollToRow(listRef.current, index, rowHeight, scaling.current.scale),
   });

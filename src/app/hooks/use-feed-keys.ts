@@ -21,6 +21,8 @@ export interface FeedKeysOptions {
   /** Rows in the list, placeholders included. */
   count: number;
   rowHeight: number;
+  /** False while End asks first what reaching the end costs (use-heading-to-end.ts). */
+  endKnown: boolean;
   scrollToIndex: (index: number) => void;
 }
 
@@ -46,6 +48,7 @@ export function useFeedKeys({
   listRef,
   count,
   rowHeight,
+  endKnown,
   scrollToIndex,
 }: FeedKeysOptions): FeedKeys {
   const [active, setActive] = useState(0);
@@ -126,6 +129,7 @@ export function useFeedKeys({
         case 'Home':
           return move(0);
         case 'End':
+          if (!endKnown) return;
           // Not prevented: the page's End (use-heading-to-end.ts) takes the window to the end
           // and keeps it there as the last pages arrive; the last row is then focused. A list
           // of unknown length ends, as far as this key goes, at its last row drawn so far.
@@ -157,7 +161,7 @@ export function useFeedKeys({
           return;
       }
     },
-    [count, focusRow, rowHeight],
+    [count, focusRow, rowHeight, endKnown],
   );
 
   const closeHelp = useCallback(() => setHelpOpen(false), []);

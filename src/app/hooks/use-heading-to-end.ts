@@ -7,7 +7,10 @@ import { useEffect, useRef, type RefObject } from 'react';
  * ends it). Returns whether the reader has asked for the end and not scrolled back up since:
  * the list then takes them to its new end when it shrinks (window-list.tsx).
  */
-export function useHeadingToEnd(): RefObject<boolean> {
+export function useHeadingToEnd(
+  /** Asked first: true when the list took End itself (its end is not known, nor free to reach). */
+  endElsewhere?: RefObject<(() => boolean) | undefined>,
+): RefObject<boolean> {
   const heading = useRef(false);
   useEffect(() => {
     let lastY = window.scrollY;
@@ -21,6 +24,10 @@ export function useHeadingToEnd(): RefObject<boolean> {
         !inScrollingBox(event.target);
       if (!heading.current) return;
       event.preventDefault();
+      if (endElsewhere?.current?.()) {
+        heading.current = false;
+        return;
+      }
       window.scrollTo(0, document.documentElement.scrollHeight - window.innerHeight);
     };
     const onScroll = () => {
@@ -33,7 +40,7 @@ export function useHeadingToEnd(): RefObject<boolean> {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('scroll', onScroll);
     };
-  }, []);
+  }, [endElsewhere]);
   return heading;
 }
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { channelPath, type ChannelTab } from '../../shared/app-routes.ts';
 import type { MessageId } from '../../shared/i18n/message-id.ts';
@@ -96,14 +96,39 @@ function ChannelTabList<T extends ChannelTab>({
   const list = usePagedList(endpoint, id, (count) => t(end, { count }));
   const listRef = useRef<WindowListHandle>(null);
   const wholeList = useWholeList(listRef);
+  // End on a channel: its end is not known until every page is read, which may cost more than
+  // the quota holds. The Whole list panel says what loading them all costs; End is sent there.
+  const [endAsked, setEndAsked] = useState(false);
+  const endNote = useRef<HTMLParagraphElement>(null);
+  const { open: panelOpen, toggle: togglePanel } = wholeList;
+  const onEndUnknown = useCallback(() => {
+    if (!panelOpen) togglePanel();
+    setEndAsked(true);
+  }, [panelOpen, togglePanel]);
+  useEffect(() => {
+    if (!endAsked) return;
+    endNote.current?.scrollIntoView({ block: 'start' });
+    endNote.current?.focus();
+  }, [endAsked]);
   return (
     <PagedList
       list={list}
       handleRef={listRef}
+      onEndUnknown={onEndUnknown}
       header={
         // In the view's own flow (no wrapper): the panel's find bar sticks over the whole list.
         <>
           <div aria-hidden="true" className="h-3" />
+          {endAsked && list.hasNextPage ? (
+            <p
+              ref={endNote}
+              tabIndex={-1}
+              role="status"
+              className="mb-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 outline-none dark:bg-amber-950/40 dark:text-amber-100"
+            >
+              {t('keys.endUnknown')}
+            </p>
+          ) : null}
           <WholeListSlot
             list={endpoint}
             id={id}
