@@ -65,6 +65,28 @@ async function followSome(page: Page, base: string): Promise<void> {
   );
 }
 
+/**
+ * A reader who has begun the 5,000-item playlist, as after a first visit: where they were
+ * (#6, opened) and the items they have watched, all in the first screen of the list.
+ */
+async function progressSome(page: Page, base: string): Promise<void> {
+  const key = `playlist:${PLAYLIST}`;
+  const entry = {
+    v: 1,
+    kind: 'playlist',
+    id: PLAYLIST,
+    position: 6,
+    how: 'opened',
+    at: Date.now() - 3 * 24 * 3600 * 1000,
+    marks: [1, 2, 3, 5, 6],
+  };
+  await page.goto(`${base}/robots.txt`);
+  await page.evaluate(
+    (value) => localStorage.setItem('catalogue-explorer.progress', value),
+    JSON.stringify({ version: 1, entries: { [key]: entry } }),
+  );
+}
+
 const views: Array<{
   name: string;
   path: string;
@@ -96,6 +118,16 @@ const views: Array<{
       await p.locator('article[aria-posinset="2"][tabindex]').focus();
       await p.keyboard.press('?');
       await p.getByRole('dialog').waitFor();
+    },
+  },
+  {
+    // Progress: Continue at #6, the time left from there, the watched marks on the rows.
+    name: 'progress',
+    path: `/playlist/${PLAYLIST}`,
+    prepare: progressSome,
+    ready: async (p) => {
+      await p.locator('article[aria-posinset="1"] img').first().waitFor();
+      await p.getByTestId('progress-time-left').waitFor();
     },
   },
   {
@@ -263,7 +295,12 @@ async function saveLanguages(base: string): Promise<void> {
   try {
     for (const locale of ['ar', 'ja', 'de'] as const satisfies AppLocale[]) {
       const t = translationsFor(locale).i18n;
-      const shots: Array<{ name: string; path: string; ready: (p: Page) => Promise<void> }> = [
+      const shots: Array<{
+        name: string;
+        path: string;
+        ready: (p: Page) => Promise<void>;
+        prepare?: (page: Page, base: string) => Promise<void>;
+      }> = [
         {
           name: 'playlist',
           path: `/playlist/${PLAYLIST}?hl=${locale}`,
@@ -299,11 +336,21 @@ async function saveLanguages(base: string): Promise<void> {
           path: `/channel/${CHANNEL}?hl=${locale}`,
           ready: (p) => p.locator('article[aria-posinset="1"]').waitFor(),
         },
+        {
+          name: 'progress',
+          path: `/playlist/${PLAYLIST}?hl=${locale}`,
+          prepare: progressSome,
+          ready: async (p) => {
+            await p.locator('article[aria-posinset="1"] img').first().waitFor();
+            await p.getByTestId('progress-time-left').waitFor();
+          },
+        },
       ];
       for (const device of devices) {
         const context = await browser.newContext({ ...device, colorScheme: 'light' });
         const page = await context.newPage();
         for (const shot of shots) {
+          await shot.prepare?.(page, base);
           await page.goto(base + shot.path);
           await shot.ready(page);
           await page.evaluate(() => document.fonts.ready);
