@@ -70,6 +70,11 @@ export async function scrollMemory(
       const reached = await page.evaluate(
         ({ selector, mark }) =>
           new Promise<number>((resolve) => {
+            // A channel's list grows as its pages come: the bottom of the page is its end only
+            // once no row has come for a while. Rows, not the page's height, which stops growing
+            // once the list is drawn to scale (list-scale.ts).
+            let length = 0;
+            let grewAt = performance.now();
             const step = () => {
               const rows = [...document.querySelectorAll(selector)].filter((row) => {
                 const rect = row.getBoundingClientRect();
@@ -79,7 +84,13 @@ export async function scrollMemory(
               const loaded = rows.every((row) => row.querySelector('a'));
               const atEnd =
                 window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
-              if (top >= mark || (atEnd && loaded)) return resolve(top);
+              const now = performance.now();
+              const setSize = Number(rows[0]?.getAttribute('aria-setsize') ?? 0);
+              if (setSize !== length) {
+                length = setSize;
+                grewAt = now;
+              }
+              if (top >= mark || (atEnd && loaded && now - grewAt > 10_000)) return resolve(top);
               if (loaded) window.scrollBy(0, window.innerHeight);
               requestAnimationFrame(step);
             };

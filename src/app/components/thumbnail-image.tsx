@@ -41,6 +41,15 @@ export function ThumbnailImage({
   // An image may fail before the app hydrates the server's markup, when no handler listened.
   const checkLoaded = useCallback((image: HTMLImageElement | null) => {
     if (image?.complete && image.naturalWidth === 0 && image.currentSrc !== '') setFailed(true);
+    // A row that leaves the window before its thumbnail arrives stops asking for it: a fling
+    // past thousands of rows would otherwise leave as many requests queued for images nobody
+    // sees, each keeping its detached element (and the row around it) alive until it ends.
+    return () => {
+      if (image && !image.complete) {
+        image.removeAttribute('srcset');
+        image.removeAttribute('src');
+      }
+    };
   }, []);
   const widest = typeof cssWidth === 'number' ? cssWidth : cssWidth.wide;
   const chosen = pickThumbnail(thumbnails, widest);
