@@ -36,7 +36,7 @@ export function dragTo(page: Page, target = DRAG_TARGET): Promise<number> {
   return page.evaluate(
     ({ selector, target }) =>
       new Promise<number>((resolve) => {
-        const list = document.querySelector(selector)!.closest('ul')!;
+        const list = document.querySelector(selector)!.closest('[role="feed"]')!;
         const row = document.querySelector(selector)!.getBoundingClientRect().height;
         const started = performance.now();
         const shown = () =>
