@@ -5,4 +5,4 @@
 
 export { WholeListSlot } from './whole-list-slot.tsx';
 export { useWholeList, type WholeListHost } from './hooks/use-whole-list.ts';
-export { useExactTimeFrom } from './hooks/use-time-from.ts';
+export { useExactTimeFrom } from './hooks/use-exact-time-from.ts';
