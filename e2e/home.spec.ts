@@ -82,3 +82,52 @@ test('the skip link and every control are reachable by keyboard with visible foc
   const outline = await box.evaluate((element) => getComputedStyle(element).outlineStyle);
   expect(outline).not.toBe('none');
 });
+
+test.describe('the box before the app takes over', () => {
+  const LINK = `https://www.youtube.com/playlist?list=${IDS.playlist5000}`;
+
+  test.describe('with scripts off', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('a pasted playlist link opens the playlist, and a bad one says why', async ({
+      page,
+      expectConsoleErrors,
+    }) => {
+      // The page that says why answers 400, which the browser logs.
+      expectConsoleErrors(/status of 400/);
+      await page.goto('/');
+      const box = page.getByRole('textbox', { name: 'Playlist ID, channel ID or YouTube link' });
+      await box.fill(LINK);
+      await box.press('Enter');
+      await expect(page).toHaveURL(`/playlist/${IDS.playlist5000}`);
+      await expect(page.getByRole('heading', { level: 1 })).toContainText('Every talk');
+
+      await page.goto('/');
+      await box.fill('https://example.com/playlist?list=PL1');
+      const response = page.waitForResponse((r) => r.url().includes('target='));
+      await box.press('Enter');
+      expect((await response).status()).toBe(400);
+      await expect(page.getByRole('alert')).toContainText('example.com');
+      await expect(box).toHaveValue('https://example.com/playlist?list=PL1');
+      await expect(box).toHaveAttribute('aria-invalid', 'true');
+    });
+  });
+
+  test('pressed before hydration, the box still opens the playlist', async ({ page }) => {
+    // The app's scripts are held back until after the reader has pasted and pressed Enter.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The frame's own goto: the fixture's waits for the hydration this test holds back.
+    await page.mainFrame().goto('/', { waitUntil: 'commit' });
+    const box = page.getByRole('textbox', { name: 'Playlist ID, channel ID or YouTube link' });
+    await box.fill(LINK);
+    await box.press('Enter');
+    await expect(page).toHaveURL(`/playlist/${IDS.playlist5000}`);
+    release();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Every talk');
+  });
+});

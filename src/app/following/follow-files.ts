@@ -1,7 +1,7 @@
 import { generateOpml, parseOpml } from 'feedsmith';
 import { readFeedPath, feedPath } from '../../shared/feeds.ts';
 import { channelPath, playlistPath } from '../../shared/app-routes.ts';
-import { readUserInput } from '../lib/view-target.ts';
+import { readUserInput } from '../../shared/view-target.ts';
 import type { MessageId } from '../../shared/i18n/message-id.ts';
 import type { FollowedList } from './follow-store.ts';
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { channelPath, playlistPath } from '../../shared/app-routes.ts';
 import { demoEntriesOptions } from '../api/catalogue-queries.ts';
 import { Button } from '../components/ui/button.tsx';
@@ -12,7 +12,7 @@ import { TextButton } from '../components/ui/text-link.tsx';
 import { useStaticViewScroll } from '../hooks/use-entry-scroll.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { clearRecentViews, useRecentViews } from '../lib/recent-views.ts';
-import { pathFor, readUserInput, type TargetMessage } from '../lib/view-target.ts';
+import { pathFor, readUserInput, type TargetMessage } from '../../shared/view-target.ts';
 
 // `/`: one box that opens a playlist or channel from an ID or a pasted link, the
 // demo catalogue's entries when the server has them, and the views opened recently.
@@ -41,19 +41,38 @@ export function HomeRoute() {
   );
 }
 
+/** The explorer's own host, whose links the box opens too (the server's render has none). */
+const ownHost = () => (typeof window === 'undefined' ? undefined : window.location.host);
+
+/**
+ * What the box was sent with before the app took over (`/?target=`): the server opens what it
+ * can, so one that comes back here could not be opened, and says why.
+ */
+function useSubmittedTarget(): { value: string; message: TargetMessage | null } {
+  const [search] = useSearchParams();
+  const [submitted] = useState(() => {
+    const target = search.get('target');
+    if (target === null) return { value: '', message: null };
+    const read = readUserInput(target, ownHost());
+    return { value: target, message: read.ok ? null : read.message };
+  });
+  return submitted;
+}
+
 function OpenForm() {
   const navigate = useNavigate();
   const { t } = useTranslation();
-  const [value, setValue] = useState('');
+  const submitted = useSubmittedTarget();
+  const [value, setValue] = useState(submitted.value);
   // The message, not its text: it follows the reader's language if they change it.
-  const [message, setMessage] = useState<TargetMessage | null>(null);
+  const [message, setMessage] = useState<TargetMessage | null>(submitted.message);
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const read = readUserInput(value, window.location.host);
+    const read = readUserInput(value, ownHost());
     if (read.ok) {
       setMessage(null);
       void navigate(pathFor(read.target));
@@ -63,7 +82,9 @@ function OpenForm() {
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="mt-6 max-w-2xl">
+    // Without scripts (or before they run) the browser sends the box to the server itself, as
+    // `GET /?target=`, which opens the view or sends this page back with the reason.
+    <form action="/" method="get" onSubmit={onSubmit} noValidate className="mt-6 max-w-2xl">
       <label htmlFor={inputId} className="block font-semibold text-zinc-900 dark:text-zinc-50">
         {t('home.open.label')}
       </label>

@@ -1,7 +1,7 @@
 import { Navigate, useLocation } from 'react-router';
 import { MessageText } from '../components/message-text.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
-import { pathFor, readPath, type TargetMessage } from '../lib/view-target.ts';
+import { pathFor, readPath, type TargetMessage } from '../../shared/view-target.ts';
 import { NotFoundView } from './not-found-route.tsx';
 
 // The platform's own URLs with our host: `/playlist?list=ID` and

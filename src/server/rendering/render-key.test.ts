@@ -61,6 +61,8 @@ describe('the render key: only what changes the server’s render', () => {
     expect(at('/playlist?v=dQw4w9WgXcQ').path).toBe('/playlist');
     expect(at('/nope/x?utm=1').path).toBe('/nope/x');
     expect(at('/?utm=1').key).toBe(at('/').key);
+    // The home box's value sent without scripts: the view shows it and why it cannot open.
+    expect(at('/?target=abc&utm=1').path).toBe('/?target=abc');
   });
 
   it('keys carry the language the HTML is written in', () => {

@@ -28,6 +28,7 @@ import { DEFAULT_LOCALE, type CatalogLocale } from '../../shared/locales.ts';
 // - the platform's `/playlist?list=` and `/watch?v=&list=` forms, when they are not redirected
 //   (a bad `list`): the not-found view's message names the list and whether a video was given;
 // - an unknown path: the not-found view shows the path as it was asked for;
+// - the home page's `target`, the box's value submitted without scripts;
 // - not the language: the page's language is the document's (`<html lang>`), part of the key.
 
 export interface RenderAddress {
@@ -76,7 +77,13 @@ export function renderAddress(url: URL, language: CatalogLocale = DEFAULT_LOCALE
   const match = matchAppRoute(url.pathname);
   if (match === null) return keyed(url.pathname);
   switch (match.route) {
-    case 'home':
+    case 'home': {
+      // The box's submission without scripts (`/?target=`) that could not be opened: the view
+      // shows what was pasted and why (routes/app-pages.ts redirects the others).
+      const target = search.get('target');
+      const query = new URLSearchParams(target === null ? {} : { target });
+      return keyed(withQuery(canonicalPath(match), query));
+    }
     case 'following':
     case 'jobs':
       return keyed(canonicalPath(match));

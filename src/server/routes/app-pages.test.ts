@@ -126,6 +126,29 @@ describe('renders keyed on what changes them', () => {
     expect(rendered).toEqual([`/playlist/${PLAYLIST}?index=5`, `/playlist/${PLAYLIST}?q=jazz`]);
   });
 
+  it('the home box sent without scripts: 303 to what it names, else the home page with why, 400', async () => {
+    const { get, rendered } = setup();
+    const link = encodeURIComponent(`https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=${PLAYLIST}`);
+    const opened = await get(`/?target=${link}`);
+    expect(opened.response.status).toBe(303);
+    expect(opened.response.headers.get('location')).toBe(`/playlist/${PLAYLIST}?v=dQw4w9WgXcQ`);
+    // The explorer's own links, by the host its readers see.
+    const own = await get(
+      `/?target=${encodeURIComponent(`${ORIGIN}/channel/UCcatalogueDemoChannel01`)}`,
+    );
+    expect(own.response.headers.get('location')).toBe('/channel/UCcatalogueDemoChannel01');
+    expect(rendered).toEqual([]);
+
+    const refused = await get('/?target=not+a+list&utm=1');
+    expect(refused.response.status).toBe(400);
+    expect(refused.response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(rendered).toEqual(['/?target=not+a+list']);
+    if (built) {
+      expect(refused.text).toContain('value="not a list"');
+      expect(refused.text).toContain('aria-invalid="true"');
+    }
+  });
+
   it('a path that reads as another host (`//`, `//host/x`) is a path of this origin: not found', async () => {
     const { get } = setup();
     for (const path of ['//', '//evil.example/x', '///playlist']) {

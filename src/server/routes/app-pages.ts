@@ -8,6 +8,7 @@ import {
   requestedList,
 } from '../../shared/app-routes.ts';
 import { problem } from '../../shared/problem.ts';
+import { pathFor, readUserInput, type ReadResult } from '../../shared/view-target.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { AppHtml, AppHtmlRequest } from '../rendering/app-html.ts';
 import type { StoredRender } from '../rendering/stored-render.ts';
@@ -33,7 +34,9 @@ import type { PageSource } from '../pages/page-source.ts';
 //   error with its Retry, when the upstream could not give the page: a monitor sees the
 //   failure, and a crawler neither indexes an empty page nor keeps asking.
 // The platform's own URL forms that name a playlist are redirected to the explorer's own path
-// for it, so that every list has one address (and one preview, and one kept render).
+// for it, so that every list has one address (and one preview, and one kept render). So is the
+// home page's box when a browser submits it itself (no scripts yet, or none at all): 303 to
+// the view it names, or the home page again with the reason, as 400.
 //
 // Renders cost the server's CPU (7 to 21 ms for a list view), so, beyond the kept ones, which
 // are free, each client has an allowance of them (RENDER_RATE_LIMIT_*): a client past it gets
@@ -65,6 +68,16 @@ export interface AppPageOptions {
   upstreamRoundTripMs: () => number;
   /** The origin of absolute URLs in link previews, for the request (PUBLIC_URL, or its host). */
   originOf: (c: Context<AppEnv>) => string;
+}
+
+/**
+ * The home page's box, submitted before the app took over (or without scripts): `GET /?target=`
+ * with what was pasted, read as the app reads it. Null for any other request.
+ */
+function homeFormTarget(url: URL, origin: string): ReadResult | null {
+  const target = url.pathname === '/' ? url.searchParams.get('target') : null;
+  // The explorer's own links are recognised by the host the reader sees (PUBLIC_URL's).
+  return target === null ? null : readUserInput(target, new URL(origin).host);
 }
 
 /** Enough for a page kept in memory or in Redis, not for one the upstream has to send. */
@@ -102,6 +115,8 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
   /** What the view shows first, and with which status. */
   const firstOf = async (c: Context<AppEnv>, url: URL, client: string): Promise<Rendering> => {
     if (!isAppRoute(url.pathname)) return { first: { kind: 'not-found' }, status: 404 };
+    // The home page again, its box showing what was sent and why it cannot be opened.
+    if (homeFormTarget(url, originOf(c))?.ok === false) return { first: { kind: 'none' }, status: 400 };
     const requested = requestedList(url.pathname, url.searchParams);
     if (requested === null) return { first: { kind: 'none' }, status: 200 };
     const list = listForUrl(url.pathname, url.searchParams);
@@ -176,6 +191,11 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
     if (own !== null) {
       log.route = 'platform-link';
       return respond(302, null, { Location: own, 'Cache-Control': 'no-cache' });
+    }
+    const opened = homeFormTarget(url, originOf(c));
+    if (opened?.ok) {
+      log.route = 'home-form';
+      return respond(303, null, { Location: pathFor(opened.target), 'Cache-Control': 'no-store' });
     }
     const client = clientAddress(c, trustProxy);
     const { status, retryAfterSeconds, ...rendering } = await firstOf(c, url, client);

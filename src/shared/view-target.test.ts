@@ -1,7 +1,7 @@
 import { setupI18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
-import { readIndex } from '../../shared/app-routes.ts';
-import { compileCatalog } from '../../shared/i18n/catalog-files.ts';
+import { readIndex } from './app-routes.ts';
+import { compileCatalog } from './i18n/catalog-files.ts';
 import { pathFor, readPath, readUserInput, type ViewTarget } from './view-target.ts';
 
 const PL = 'PLcatalogueDemoPlaylist5000items00';
