@@ -3,6 +3,7 @@ import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { checkedPage, fetchPageBody } from './api-client.ts';
 import { pagesOptions } from './catalogue-queries.ts';
 import { nextContinuation } from './continuation-guard.ts';
+import { withItemsLetGo } from './let-go-page.ts';
 
 // Following a list's continuations past the pages it holds (spec §2.6), for a reader who
 // jumps far ahead or a link to item 5,000. Going through the infinite query's fetchNextPage
@@ -29,6 +30,11 @@ export interface ChainOptions<E extends EndpointName> {
   enough: (loaded: number, newest: EndpointPage<E> | undefined) => boolean;
   signal: AbortSignal;
   commitEveryMs?: number;
+  /**
+   * The pages to let go of before each write (page-trim.ts `farPages`): a chain that runs for
+   * as long as a reader flings through a long list would otherwise hold every page it read.
+   */
+  letGo?: (pages: readonly EndpointPage<E>[]) => ReadonlySet<number>;
 }
 
 /**
@@ -46,7 +52,7 @@ export async function followChain<E extends EndpointName>(
   queryClient: QueryClient,
   endpoint: E,
   id: string,
-  { enough, signal, commitEveryMs = COMMIT_EVERY_MS }: ChainOptions<E>,
+  { enough, signal, commitEveryMs = COMMIT_EVERY_MS, letGo }: ChainOptions<E>,
 ): Promise<ChainOutcome> {
   const { queryKey } = pagesOptions(endpoint, id);
   let written = queryClient.getQueryData<Pages<E>>(queryKey);
@@ -61,6 +67,7 @@ export async function followChain<E extends EndpointName>(
   const commit = (): boolean => {
     if (queryClient.getQueryData(queryKey) !== written) return false;
     if (pages.length === committedPages) return true;
+    for (const index of letGo?.(pages) ?? []) pages[index] = withItemsLetGo(pages[index]!);
     queryClient.setQueryData<Pages<E>>(queryKey, {
       pages: [...pages],
       pageParams: [...pageParams],

@@ -16,8 +16,14 @@ import { isLetGo, withItemsLetGo } from './let-go-page.ts';
  * 5,000-item playlists and the demo's 10,000-video channel stays whole in the browser, with its
  * whole-list answers (sort, charts) worked out from it. */
 export const HOLD_ROWS = 10_000;
-/** Past HOLD_ROWS, the farthest pages go until this many rows are held. */
-const KEEP_ROWS = 8_000;
+/**
+ * A list longer than HOLD_ROWS cannot be whole anyway, so it holds no more than a reading band
+ * around the window: this many rows at most, the farthest pages going until KEEP_ROWS are left.
+ * The band is about what a list holds at row 5,000, so the memory a reader's tab takes at row
+ * 100,000 is the same as there, whatever the list's length.
+ */
+export const DEEP_HOLD_ROWS = 5_000;
+const KEEP_ROWS = 4_000;
 /** Rows either side of the window never let go, and read again when they were. */
 const NEAR_ROWS = 300;
 
@@ -43,10 +49,40 @@ const distance = (span: Span, from: number, to: number) =>
   span.end <= from ? from - span.end : span.start >= to ? span.start - to : 0;
 
 /**
- * Lets go of the pages farthest from the window's rows [from, to) while the list holds more
- * than HOLD_ROWS rows, down to KEEP_ROWS. Returns whether it changed the cached list. The last
+ * The pages to let go of, farthest first from the window's rows [from, to), while a list of
+ * more than HOLD_ROWS rows holds more than DEEP_HOLD_ROWS of them, down to KEEP_ROWS. The last
  * rows loaded count as near too: a deep link or End loads pages up to where the window is about
- * to go, before the window has gone there.
+ * to go, before the window has gone there. Empty when none need go.
+ */
+export function farPages(
+  pages: readonly { items: readonly unknown[] }[],
+  from: number,
+  to: number,
+): Set<number> {
+  const going = new Set<number>();
+  const all = spans(pages);
+  const held = all.filter((span) => !isLetGo(pages[span.page]!));
+  let rows = held.reduce((sum, span) => sum + span.end - span.start, 0);
+  const total = all.at(-1)?.end ?? 0;
+  if (total <= HOLD_ROWS || rows <= DEEP_HOLD_ROWS) return going;
+  const farthest = held
+    .map((span) => ({
+      span,
+      away: Math.min(distance(span, from, to), distance(span, total - NEAR_ROWS, total)),
+    }))
+    .filter(({ away }) => away > NEAR_ROWS)
+    .sort((a, b) => b.away - a.away);
+  for (const { span } of farthest) {
+    if (rows <= KEEP_ROWS) break;
+    going.add(span.page);
+    rows -= span.end - span.start;
+  }
+  return going;
+}
+
+/**
+ * Lets go of the far pages (farPages) of the cached list. Returns whether it changed it. A chain
+ * that is loading the list lets go of them itself, as it writes (page-chain.ts).
  */
 export function letGoFarPages<E extends EndpointName>(
   queryClient: QueryClient,
@@ -58,23 +94,7 @@ export function letGoFarPages<E extends EndpointName>(
   const { queryKey } = pagesOptions(endpoint, id);
   const data = queryClient.getQueryData<Pages<E>>(queryKey);
   if (!data) return false;
-  const held = spans(data.pages).filter((span) => !isLetGo(data.pages[span.page]!));
-  let rows = held.reduce((sum, span) => sum + span.end - span.start, 0);
-  if (rows <= HOLD_ROWS) return false;
-  const total = spans(data.pages).at(-1)?.end ?? 0;
-  const farthest = held
-    .map((span) => ({
-      span,
-      away: Math.min(distance(span, from, to), distance(span, total - NEAR_ROWS, total)),
-    }))
-    .filter(({ away }) => away > NEAR_ROWS)
-    .sort((a, b) => b.away - a.away);
-  const going = new Set<number>();
-  for (const { span } of farthest) {
-    if (rows <= KEEP_ROWS) break;
-    going.add(span.page);
-    rows -= span.end - span.start;
-  }
+  const going = farPages(data.pages, from, to);
   if (going.size === 0) return false;
   queryClient.setQueryData<Pages<E>>(queryKey, {
     pages: data.pages.map((page, index) => (going.has(index) ? withItemsLetGo(page) : page)),

@@ -5,7 +5,7 @@ import { notePages, pagesOptions } from '../api/catalogue-queries.ts';
 import { followChain } from '../api/page-chain.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
 import { isLetGo } from '../api/let-go-page.ts';
-import { letGoFarPages, readBackNearPages } from '../api/page-trim.ts';
+import { farPages, letGoFarPages, readBackNearPages } from '../api/page-trim.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { describeProblem, type ProblemText } from '../lib/problem-text.ts';
 import { useListEntryScroll } from './use-entry-scroll.ts';
@@ -136,7 +136,8 @@ export function usePagedList<E extends EndpointName>(
   });
   const [waitingFor, setWaitingFor] = useState<number | null>(null);
   // Memory that does not grow with depth (page-trim.ts): while no chain is writing the list,
-  // pages near the window that were let go are read back, and far ones let go.
+  // pages near the window that were let go are read back, and far ones let go; a chain lets go
+  // of far ones itself as it writes.
   // Unknown until the window list first says where it is (a deep link loads before it shows).
   const shown = useRef<{ from: number; to: number } | null>(null);
   const readingBack = useRef<AbortController | null>(null);
@@ -178,6 +179,10 @@ export function usePagedList<E extends EndpointName>(
     setChaining(true);
     void followChain(queryClient, endpoint, id, {
       signal: controller.signal,
+      letGo: (pages) => {
+        const { from, to } = shown.current ?? { from: -Infinity, to: -Infinity };
+        return farPages(pages, from, to);
+      },
       enough: (loaded, newest) => {
         if (until.current !== null && newest !== undefined && until.current(newest)) {
           until.current = null;
