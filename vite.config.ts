@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { catalogPlugin } from './src/shared/i18n/catalog-plugin.ts';
+import { writeCompressedCopies } from './src/server/rendering/static-files.ts';
 
 // The app's build: hashed files under /assets/, no inline scripts or styles (the server's CSP is
 // `script-src 'self'; style-src 'self'`). The entry holds the frame and the libraries every view
@@ -27,13 +28,30 @@ const stylesheetsFirst: Plugin = {
   },
 };
 
+/**
+ * Each built file's brotli and gzip copies, at the highest settings, written beside it: the
+ * server reads them with their files (static-files.ts) instead of compressing at start-up, on
+ * the thread pool its first visitors' pages need.
+ */
+const compressedCopies: Plugin = {
+  name: 'compressed-copies',
+  apply: 'build',
+  closeBundle: {
+    order: 'post',
+    handler() {
+      const { outDir } = this.environment.config.build;
+      if (this.environment.config.consumer === 'client') writeCompressedCopies(outDir);
+    },
+  },
+};
+
 const vendor = (name: string, packages: string[]) => ({
   name,
   test: new RegExp(`node_modules[\\\\/](${packages.join('|')})[\\\\/]`),
 });
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), stylesheetsFirst, catalogPlugin()],
+  plugins: [react(), tailwindcss(), stylesheetsFirst, catalogPlugin(), compressedCopies],
   // public/ is the client's; the server build only renders.
   publicDir: isSsrBuild ? false : 'public',
   // The browser's zod runs without compiling parsers, which the page's CSP refuses

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { weights } from './accept.ts';
 
 // Compression for the browser. Hono's compress middleware offers only gzip and deflate and
@@ -23,24 +23,35 @@ const BROTLI_QUALITY = { dynamic: 4, kept: 5, static: constants.BROTLI_MAX_QUALI
  * `dynamic`: pages, compressed while a browser waits (~1 ms for 80 KB).
  * `kept`: a server render, compressed once and kept as its only copy (rendering/stored-render.ts):
  *   on a 300 KB playlist view, quality 5 gives 17 KB against quality 4's 21 KB for ~1 ms more.
- * `static`: built files, compressed once at start-up, as small as possible.
+ * `static`: built files, compressed once by the build, as small as possible.
  */
 export function compress(
   body: Buffer,
   encoding: Encoding,
-  effort: keyof typeof BROTLI_QUALITY = 'dynamic',
+  effort: Effort = 'dynamic',
 ): Promise<Buffer> {
-  if (encoding === 'br') {
-    return brotli(body, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    });
-  }
-  return gzipAsync(body, { level: effort === 'static' ? 9 : 6 });
+  return encoding === 'br'
+    ? brotli(body, brotliOptions(body, effort))
+    : gzipAsync(body, { level: gzipLevel(effort) });
 }
+
+/** The same, on this thread: for the build, which has nothing else to do meanwhile. */
+export function compressSync(body: Buffer, encoding: Encoding, effort: Effort = 'static'): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(body, brotliOptions(body, effort))
+    : gzipSync(body, { level: gzipLevel(effort) });
+}
+
+type Effort = keyof typeof BROTLI_QUALITY;
+
+const brotliOptions = (body: Buffer, effort: Effort) => ({
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+  },
+});
+const gzipLevel = (effort: Effort) => (effort === 'static' ? 9 : 6);
 
 /** Picks br, else gzip, from an Accept-Encoding header (RFC 9110 §12.5.3), honouring q=0. */
 export function negotiateEncoding(header: string | undefined): Encoding | null {

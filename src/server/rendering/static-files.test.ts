@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   APP_HEAD_PLACEHOLDER,
@@ -8,7 +9,7 @@ import {
   APP_STATE_PLACEHOLDER,
 } from '../../shared/app-render.ts';
 import { inlineStylesheets } from './inline-styles.ts';
-import { IMMUTABLE, loadStaticSite, REVALIDATE } from './static-files.ts';
+import { IMMUTABLE, loadStaticSite, REVALIDATE, writeCompressedCopies } from './static-files.ts';
 
 const built = existsSync(join('dist', 'index.html'));
 
@@ -41,6 +42,26 @@ describe('static files', () => {
     }
   });
 
+  it('compressed copies are written beside the files, read with them, and never served alone', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'static-files-'));
+    try {
+      const script = Buffer.from(`export const words = ${JSON.stringify('word '.repeat(2_000))};`);
+      writeFileSync(join(root, 'app.js'), script);
+      writeFileSync(join(root, 'tiny.js'), 'export {};');
+      expect(writeCompressedCopies(root)).toBe(2);
+      expect(readdirSync(root).sort()).toEqual(['app.js', 'app.js.br', 'app.js.gz', 'tiny.js']);
+      const site = loadStaticSite(root);
+      const file = site.files.get('/app.js')!;
+      // Read, not made: the copies are there before anything was compressed.
+      expect(brotliDecompressSync(file.encoded.br!)).toEqual(script);
+      expect(gunzipSync(file.encoded.gzip!)).toEqual(script);
+      expect([...site.files.keys()].sort()).toEqual(['/app.js', '/tiny.js']);
+      await site.ready;
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   // The CSP allows no inline script, and an inline style only by its hash (the server writes
   // the stylesheet in, inline-styles.ts): the build itself must need neither.
   it.skipIf(!built)(
@@ -56,7 +77,6 @@ describe('static files', () => {
         expect(html).toContain(placeholder);
 
       const site = loadStaticSite('dist');
-      await site.ready;
       const assets = [...site.files.keys()].filter((p) => p.startsWith('/assets/'));
       expect(assets.length).toBeGreaterThan(0);
       for (const path of assets) expect(site.files.get(path)?.cacheControl).toBe(IMMUTABLE);
@@ -66,7 +86,9 @@ describe('static files', () => {
         .reduce((a, b) =>
           (site.files.get(a)?.body.length ?? 0) >= (site.files.get(b)?.body.length ?? 0) ? a : b,
         );
+      // Made by the build: there at once, not after start-up.
       expect(site.files.get(largest)?.encoded.br).toBeDefined();
+      await site.ready;
     },
   );
 

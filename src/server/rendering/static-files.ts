@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import {
   compress,
+  compressSync,
   COMPRESS_MIN_BYTES,
   isCompressible,
   type Encoding,
@@ -15,8 +16,9 @@ import { readViewPreloads, type ViewPreloads } from './view-preloads.ts';
 // The built app (`dist/`, made by `vite build`), as the explorer serves it. The build is
 // small, so it is read into memory once at start-up: no file system access per request, and
 // no way for a request path to name a file outside the build (only paths found in the walk
-// exist). Compressed copies are made in the background after start-up, at the highest
-// settings; until they are ready, files go out uncompressed. The HTML of the app's routes is
+// exist). Compressed copies, at the highest settings, are made by the build and read with their
+// files; any missing are made in the background after start-up, and until then those files go
+// out uncompressed. The HTML of the app's routes is
 // rendered from `index` by app-html.ts.
 
 export interface StaticFile {
@@ -89,20 +91,59 @@ function makeFile(body: Buffer, urlPath: string): StaticFile {
   return file;
 }
 
-async function precompress(files: Iterable<StaticFile>): Promise<void> {
-  const jobs: Array<Promise<void>> = [];
-  for (const file of files) {
-    if (file.body.length < COMPRESS_MIN_BYTES || !isCompressible(file.contentType)) continue;
-    for (const encoding of ['br', 'gzip'] as const) {
-      jobs.push(
-        compress(file.body, encoding, 'static').then((compressed) => {
-          // Worth sending only when it is smaller.
-          if (compressed.length < file.body.length) file.encoded[encoding] = compressed;
-        }),
-      );
+/** The suffix of a file's compressed copy as the build writes it beside the file. */
+const COPY_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+const ENCODINGS = ['br', 'gzip'] as const;
+
+const worthCompressing = (file: StaticFile) =>
+  file.body.length >= COMPRESS_MIN_BYTES && isCompressible(file.contentType);
+
+/**
+ * Writes each compressible file's compressed copies beside it (`app.js.br`, `app.js.gz`), at
+ * the highest settings, where smaller: run by the build (vite.config.ts), so that a server
+ * starts with every copy made. Returns how many copies it wrote.
+ */
+export function writeCompressedCopies(root: string): number {
+  let written = 0;
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    // Not the server build's folder (`.ssr`), nor anything else the server never serves.
+    if (
+      relative(root, full)
+        .split(sep)
+        .some((part) => part.startsWith('.'))
+    )
+      continue;
+    if (Object.values(COPY_SUFFIX).some((suffix) => full.endsWith(suffix))) continue;
+    const file = makeFile(readFileSync(full), entry.name);
+    if (!worthCompressing(file)) continue;
+    for (const encoding of ENCODINGS) {
+      const copy = compressSync(file.body, encoding);
+      if (copy.length < file.body.length) {
+        writeFileSync(full + COPY_SUFFIX[encoding], copy);
+        written++;
+      }
     }
   }
-  await Promise.all(jobs);
+  return written;
+}
+
+/**
+ * The copies the build did not write (a build from before it wrote them, files added by hand),
+ * made after start-up one at a time: the thread pool that compresses them also compresses every
+ * page and render, and a first visitor's view must not queue behind a second of these.
+ */
+async function precompress(files: Iterable<StaticFile>): Promise<void> {
+  for (const file of files) {
+    if (!worthCompressing(file)) continue;
+    for (const encoding of ENCODINGS) {
+      if (file.encoded[encoding] !== undefined) continue;
+      const compressed = await compress(file.body, encoding, 'static');
+      // Worth sending only when it is smaller.
+      if (compressed.length < file.body.length) file.encoded[encoding] = compressed;
+    }
+  }
 }
 
 /** Reads the build under `root`; with no build, serves a page that says how to make one. */
@@ -119,8 +160,15 @@ export function loadStaticSite(
       if (rel.some((part) => part.startsWith('.'))) continue; // no dotfiles
       // Source maps are ours, not the public's (vite.config.ts): never served.
       if (entry.name.endsWith('.map')) continue;
+      // A compressed copy is its file's, read with it, never a file of its own.
+      if (Object.values(COPY_SUFFIX).some((suffix) => entry.name.endsWith(suffix))) continue;
       const urlPath = `/${rel.join('/')}`;
-      files.set(urlPath, makeFile(readFileSync(full), urlPath));
+      const file = makeFile(readFileSync(full), urlPath);
+      for (const encoding of ENCODINGS) {
+        const copy = full + COPY_SUFFIX[encoding];
+        if (existsSync(copy)) file.encoded[encoding] = readFileSync(copy);
+      }
+      files.set(urlPath, file);
     }
   }
   let index = files.get('/index.html');
