@@ -291,8 +291,9 @@ describe.skipIf(!existsSync('dist/index.html'))('the built app, served', () => {
     expect(files.length).toBeGreaterThan(5);
     for (const path of files) {
       const { response, text } = await get(`/${path}`);
-      // Source maps stay on the server (static-files.ts).
-      expect(response.status, path).toBe(path.endsWith('.map') ? 404 : 200);
+      // Source maps stay on the server; compressed copies go out only as their file's coding
+      // (static-files.ts).
+      expect(response.status, path).toBe(/\.(map|br|gz)$/.test(path) ? 404 : 200);
       // The browser never sends credentials, so no script may even name the headers.
       expect(text, path).not.toMatch(/API-(Key|Secret)/i);
     }
