@@ -148,7 +148,10 @@ export function usePagedList<E extends EndpointName>(
       // Unknown, no row is near the window: only the last rows loaded are kept.
       const started = shown.current;
       const { from, to } = started ?? { from: -Infinity, to: -Infinity };
-      if (letGoFarPages(queryClient, endpoint, id, from, to)) return;
+      // Both, every time: a window that lands far from the rows held (Home after End) finds
+      // more rows held than the band allows, and its own pages must still be read back, though
+      // the window may not move again to ask.
+      letGoFarPages(queryClient, endpoint, id, from, to);
       const controller = new AbortController();
       readingBack.current = controller;
       void readBackNearPages(
