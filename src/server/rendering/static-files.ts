@@ -99,24 +99,31 @@ const worthCompressing = (file: StaticFile) =>
   file.body.length >= COMPRESS_MIN_BYTES && isCompressible(file.contentType);
 
 /**
+ * The build's files the server serves, by URL path: no dotfiles (the server build's `.ssr`), no
+ * source maps (ours, not the public's: vite.config.ts), and no compressed copies, which are
+ * their file's, read with it, never files of their own.
+ */
+function* servedFiles(root: string): Generator<{ full: string; urlPath: string }> {
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    const rel = relative(root, full).split(sep);
+    if (rel.some((part) => part.startsWith('.'))) continue;
+    if (entry.name.endsWith('.map')) continue;
+    if (Object.values(COPY_SUFFIX).some((suffix) => entry.name.endsWith(suffix))) continue;
+    yield { full, urlPath: `/${rel.join('/')}` };
+  }
+}
+
+/**
  * Writes each compressible file's compressed copies beside it (`app.js.br`, `app.js.gz`), at
  * the highest settings, where smaller: run by the build (vite.config.ts), so that a server
  * starts with every copy made. Returns how many copies it wrote.
  */
 export function writeCompressedCopies(root: string): number {
   let written = 0;
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = join(entry.parentPath, entry.name);
-    // Not the server build's folder (`.ssr`), nor anything else the server never serves.
-    if (
-      relative(root, full)
-        .split(sep)
-        .some((part) => part.startsWith('.'))
-    )
-      continue;
-    if (Object.values(COPY_SUFFIX).some((suffix) => full.endsWith(suffix))) continue;
-    const file = makeFile(readFileSync(full), entry.name);
+  for (const { full, urlPath } of servedFiles(root)) {
+    const file = makeFile(readFileSync(full), urlPath);
     if (!worthCompressing(file)) continue;
     for (const encoding of ENCODINGS) {
       const copy = compressSync(file.body, encoding);
@@ -153,16 +160,7 @@ export function loadStaticSite(
 ): StaticSite {
   const files = new Map<string, StaticFile>();
   if (existsSync(root) && statSync(root).isDirectory()) {
-    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const full = join(entry.parentPath, entry.name);
-      const rel = relative(root, full).split(sep);
-      if (rel.some((part) => part.startsWith('.'))) continue; // no dotfiles
-      // Source maps are ours, not the public's (vite.config.ts): never served.
-      if (entry.name.endsWith('.map')) continue;
-      // A compressed copy is its file's, read with it, never a file of its own.
-      if (Object.values(COPY_SUFFIX).some((suffix) => entry.name.endsWith(suffix))) continue;
-      const urlPath = `/${rel.join('/')}`;
+    for (const { full, urlPath } of servedFiles(root)) {
       const file = makeFile(readFileSync(full), urlPath);
       for (const encoding of ENCODINGS) {
         const copy = full + COPY_SUFFIX[encoding];
