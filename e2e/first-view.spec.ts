@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { SERVER_RENDERED_ROWS } from '../src/shared/app-render.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 import { expect, IDS, ROWS, test } from './fixtures.ts';
 
@@ -11,11 +12,15 @@ import { expect, IDS, ROWS, test } from './fixtures.ts';
 
 const DEVICES = {
   desktop: { viewport: { width: 1280, height: 900 } },
+  // A phone's Chrome, which says so in its user agent and its client hints (Sec-CH-UA-Mobile):
+  // the server renders it a phone's rows.
   phone: {
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/150.0.0.0 Mobile Safari/537.36',
   },
 } as const;
 
@@ -82,19 +87,22 @@ function nextFrames(page: Page): Promise<unknown> {
   );
 }
 
-// How far the reader scrolls: well into the server's rows (a channel's first page is 30 rows).
+// How far the reader scrolls: well into the server's rows (fewer on a phone), and with the
+// window still inside them.
 const TAKEN_OVER = [
   {
     name: 'a playlist on a desktop',
     device: 'desktop',
     path: `/playlist/${IDS.playlist5000}`,
+    rows: SERVER_RENDERED_ROWS.wide,
     scroll: 3000,
   },
   {
     name: 'a channel’s videos on a phone',
     device: 'phone',
     path: `/channel/${IDS.bigChannel}`,
-    scroll: 2000,
+    rows: SERVER_RENDERED_ROWS.narrow,
+    scroll: 600,
   },
 ] as const;
 
@@ -109,6 +117,7 @@ for (const view of TAKEN_OVER) {
       // The fixture's goto waits for the app, which the held scripts keep back: not awaited yet.
       const arrived = page.goto(view.path);
       await page.locator(`${ROWS}[aria-posinset="2"]`).waitFor();
+      expect(await page.locator(ROWS).count(), 'rows the server rendered').toBe(view.rows);
 
       // A link in the second row focused, then the page scrolled far past it; text selected in a
       // row on screen there.

@@ -4,7 +4,7 @@ import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { channelTitleKey, type RenderApp } from '../shared/app-render.ts';
+import { channelTitleKey, screenClassKey, type RenderApp } from '../shared/app-render.ts';
 import { matchAppRoute } from '../shared/app-routes.ts';
 import { seedFirstPage } from './api/first-page.ts';
 import { createQueryClient } from './api/query-client.ts';
@@ -28,7 +28,7 @@ function i18nFor(locale: string, messages: Messages): I18n {
   return i18n;
 }
 
-export const render: RenderApp = async ({ url, first, channelTitle, locale, messages }) => {
+export const render: RenderApp = async ({ url, first, channelTitle, locale, messages, screen }) => {
   // Glued to the base rather than resolved against it: a path that starts with `//` would
   // otherwise read as a host (`//evil/x`), or fail to parse at all (`//`).
   const location = new URL(`http://localhost${url.startsWith('/') ? '' : '/'}${url}`);
@@ -38,6 +38,8 @@ export const render: RenderApp = async ({ url, first, channelTitle, locale, mess
   if (first) seedFirstPage(queryClient, first, location);
   const channelId = matchAppRoute(location.pathname)?.id;
   if (channelTitle && channelId) queryClient.setQueryData(channelTitleKey(channelId), channelTitle);
+  // Wide is what the client assumes when the cache says nothing.
+  if (screen !== 'wide') queryClient.setQueryData(screenClassKey, screen);
   const markup = renderToString(
     <StrictMode>
       <I18nProvider i18n={i18nFor(locale, messages)}>

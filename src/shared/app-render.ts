@@ -22,13 +22,29 @@ export const APP_STATE_ELEMENT_ID = 'app-state';
 export const VIEW_PRELOADS_ELEMENT_ID = 'view-preloads';
 
 /**
- * Rows of a list the server renders (the query cache still carries the whole first page): three
- * tall screens' worth (4,400 px on a desktop, 3,500 on a phone), enough for a reader who
- * scrolls while the scripts arrive. Not the whole first page: its markup would be three quarters
- * of the document, parsed on the main thread before the first paint (on a phone, a few hundred
- * milliseconds), for rows nobody can reach before hydration.
+ * The screen a page is rendered for, as the request tells it (server/http/screen-class.ts): a
+ * phone's (`narrow`) or any other (`wide`). Only how many rows the server renders depends on it.
  */
-export const SERVER_RENDERED_ROWS = 40;
+export type ScreenClass = 'narrow' | 'wide';
+
+/**
+ * Rows of a list the server renders (the query cache still carries the whole first page): about
+ * three tall screens' worth, enough for a reader who scrolls while the scripts arrive; on a
+ * desktop 40 rows (4,400 px), on a phone 16 (1,400 px, two screens). Not the whole first page:
+ * every row's markup is parsed, styled and laid out on the main thread, most of it after the
+ * first paint, and then hydrated; on a phone forty rows cost about as much main-thread time as
+ * the app's whole start, for rows nobody reaches before the app takes over.
+ */
+export const SERVER_RENDERED_ROWS: Readonly<Record<ScreenClass, number>> = {
+  narrow: 16,
+  wide: 40,
+};
+
+/**
+ * Where the rendered query cache says which screen the server rendered for: the client renders
+ * the same rows when it hydrates, whatever its own screen turns out to be.
+ */
+export const screenClassKey = ['server-screen-class'] as const;
 
 /** The first page of the list a URL shows, as the server got it: the page, or a definite "no". */
 export type FirstPage =
@@ -45,6 +61,7 @@ export interface RenderRequest {
   /** The language to render in, and its compiled catalog (shared/i18n/catalog-files.ts). */
   locale: CatalogLocale;
   messages: Messages;
+  screen: ScreenClass;
 }
 
 /** Where the rendered query cache keeps a channel's name that the server knew. */

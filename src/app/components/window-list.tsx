@@ -23,7 +23,8 @@ import { readerMovedFirst, useArrivedByHydration, useHydrated } from '../hooks/u
 import { useIsWide } from '../hooks/use-media-query.ts';
 import { listScale, type ListScale } from '../lib/list-scale.ts';
 import type { WindowListHandle } from '../lib/window-list-handle.ts';
-import { SERVER_RENDERED_ROWS } from '../../shared/app-render.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { SERVER_RENDERED_ROWS, screenClassKey, type ScreenClass } from '../../shared/app-render.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { KeysOverlay } from './keys-overlay.tsx';
 
@@ -32,8 +33,9 @@ import { KeysOverlay } from './keys-overlay.tsx';
 // and a restored or deep-linked position lands on the right row at once.
 //
 // Server-rendered and until hydrated, the list is the first rows in plain flow (at most
-// SERVER_RENDERED_ROWS), sized by CSS classes: readable with no script at all, and the same
-// markup whatever the screen, so hydration meets what the server sent. Then the virtualizer takes over where the
+// SERVER_RENDERED_ROWS for the screen the server rendered for, which its query cache says),
+// sized by CSS classes: readable with no script at all, and the same markup on the client,
+// whatever its screen, so hydration meets what the server sent. Then the virtualizer takes over where the
 // reader is (the window's own scroll position), keeping the DOM nodes of the rows it shows (same
 // keys: their positions) where they were, and of the rows holding the focus or the selection.
 //
@@ -136,6 +138,9 @@ export function WindowList({
 }: WindowListProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
+  const queryClient = useQueryClient();
+  const serverRows =
+    SERVER_RENDERED_ROWS[queryClient.getQueryData<ScreenClass>(screenClassKey) ?? 'wide'];
   const arrivedByHydration = useArrivedByHydration();
   const held = useHeldRows(listRef);
   const wide = useIsWide();
@@ -339,7 +344,7 @@ export function WindowList({
       // A feed from the first byte, so the list's role does not change under a screen reader when
       // the app takes over; its rows become focusable then, with the keys that move between them.
       <div ref={listRef} aria-label={label} role="feed" aria-busy={false} className="relative">
-        {Array.from({ length: Math.min(loadedCount, count, SERVER_RENDERED_ROWS) }, (_, index) => (
+        {Array.from({ length: Math.min(loadedCount, count, serverRows) }, (_, index) => (
           <article
             key={index}
             aria-setsize={setSize ?? count}

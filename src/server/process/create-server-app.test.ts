@@ -757,7 +757,7 @@ describe('the app', () => {
       const page = endpoints[endpoint].pageSchema.parse(query?.state.data?.pages[0]);
       // The rows are in the markup, one per item of the first page (as many as are rendered).
       expect(text.match(/<article [^>]*aria-posinset=/g)?.length).toBe(
-        Math.min(page.items.length, SERVER_RENDERED_ROWS),
+        Math.min(page.items.length, SERVER_RENDERED_ROWS.wide),
       );
       // Same cache as the API: the app's own request for page 1 is a hit.
       const id = endpoint === 'playlist' ? PLAYLIST : CHANNEL;

@@ -157,11 +157,32 @@ describe('the explorer in front of the catalogue', () => {
       const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist5000}`);
       expect(response.status).toBe(200);
       // Three tall screens of rows; the app hydrates from the whole page.
-      expect(text.match(/<article [^>]*aria-posinset=/g)).toHaveLength(SERVER_RENDERED_ROWS);
+      expect(text.match(/<article [^>]*aria-posinset=/g)).toHaveLength(SERVER_RENDERED_ROWS.wide);
       const query = stateOf(text)?.queries.find((q) => q.queryKey[1] === 'playlist');
       const page = endpoints.playlist.pageSchema.parse(query?.state.data?.pages[0]);
       expect(page.items).toHaveLength(100);
       expect(page.info?.totalItems).toBe(5000);
+    },
+  );
+
+  it.skipIf(!hasServerBuild)(
+    'renders a phone fewer rows, and says the page varies with the hint it read',
+    async () => {
+      const phone = { headers: { 'sec-ch-ua-mobile': '?1' } };
+      const { response, text } = await get(`/playlist/${FIXTURE_IDS.playlist5000}`, phone);
+      expect(response.status).toBe(200);
+      expect(text.match(/<article [^>]*aria-posinset=/g)).toHaveLength(SERVER_RENDERED_ROWS.narrow);
+      expect(response.headers.get('vary')).toContain('Sec-CH-UA-Mobile');
+      // The client hydrates as many rows as the server rendered: its cache says for which screen.
+      expect(stateOf(text)?.queries.some((q) => q.queryKey[0] === 'server-screen-class')).toBe(
+        true,
+      );
+      const desktop = await get(`/playlist/${FIXTURE_IDS.playlist5000}`, {
+        headers: { 'sec-ch-ua-mobile': '?0' },
+      });
+      expect(desktop.text.match(/<article [^>]*aria-posinset=/g)).toHaveLength(
+        SERVER_RENDERED_ROWS.wide,
+      );
     },
   );
 

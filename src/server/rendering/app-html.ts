@@ -7,6 +7,7 @@ import {
   APP_STATE_PLACEHOLDER,
   type FirstPage as RenderedFirstPage,
   type RenderApp,
+  type ScreenClass,
 } from '../../shared/app-render.ts';
 import { requestedList } from '../../shared/app-routes.ts';
 import { ENTRY_BYTES, keptRenderCost, stringBytes } from '../pages/memory-cost.ts';
@@ -55,6 +56,8 @@ export interface AppHtmlRequest {
   origin: string;
   /** The language of the page (http/request-locale.ts). */
   locale: CatalogLocale;
+  /** The screen it is rendered for (http/screen-class.ts); wide when not said. */
+  screen?: ScreenClass;
   first: FirstPage;
   /**
    * The first page's problem, when the answer was a definite "no" (the not-found view) or a
@@ -129,7 +132,7 @@ export function createAppHtml(
   let links: Promise<string> | undefined;
 
   const build = async (
-    { first, problem, locale }: AppHtmlRequest,
+    { first, problem, locale, screen = 'wide' }: AppHtmlRequest,
     address: RenderAddress,
     preview: string,
   ): Promise<StoredRender> => {
@@ -154,6 +157,7 @@ export function createAppHtml(
           channelTitle,
           locale,
           messages,
+          screen,
         });
       } catch (error) {
         // The page still works: the client renders the view itself.
@@ -227,7 +231,7 @@ export function createAppHtml(
 
   /** Where a request's render is kept (null: never kept), and under which key. */
   const placeOf = (request: AppHtmlRequest) => {
-    const address = renderAddress(request.url, request.locale);
+    const address = renderAddress(request.url, request.locale, request.screen);
     const { first } = request;
     const page = first.kind === 'page' ? first.page : null;
     const preview = previewOf(request, address, page);

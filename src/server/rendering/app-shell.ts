@@ -27,9 +27,12 @@ export async function loadBuiltShell(site: StaticSite, logger: Logger): Promise<
       // its first render (tens of milliseconds), which would otherwise delay that visitor's
       // first paint. A list view, loading, goes through the most of it and needs no upstream.
       const { locale, messages } = translationsFor(DEFAULT_LOCALE);
-      await render({ url: '/playlist/PLwarmUpTheRenderer000000000000000', locale, messages }).catch(
-        (error: unknown) => logger.warn({ err: error }, 'the renderer could not warm up'),
-      );
+      await render({
+        url: '/playlist/PLwarmUpTheRenderer000000000000000',
+        locale,
+        messages,
+        screen: 'wide',
+      }).catch((error: unknown) => logger.warn({ err: error }, 'the renderer could not warm up'));
     } catch (error) {
       // Pages still work, rendered by the browser alone; the log says why.
       logger.error({ err: error, entry }, 'the server build of the app cannot be loaded');

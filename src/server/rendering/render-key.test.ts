@@ -72,6 +72,17 @@ describe('the render key: only what changes the server’s render', () => {
   });
 });
 
+describe('the render key and the screen', () => {
+  it('a phone’s render (fewer rows) is kept apart from the others, at the same path', () => {
+    const url = new URL('/playlist/PLabc?utm_source=x', 'http://explorer.test');
+    const narrow = renderAddress(url, 'en', 'narrow');
+    expect(narrow.key).not.toBe(renderAddress(url, 'en', 'wide').key);
+    expect(narrow.path).toBe(renderAddress(url).path);
+    // Wide is what a request that says nothing gets.
+    expect(renderAddress(url, 'en', 'wide').key).toBe(renderAddress(url).key);
+  });
+});
+
 describe('the render key and the language', () => {
   it('keys on the page’s language, never on how it was chosen', () => {
     const url = (path: string) => new URL(path, 'http://explorer.test');

@@ -8,6 +8,7 @@ import {
 } from '../../shared/app-routes.ts';
 import { hasPanelParams, readPanelParams } from '../../shared/panel-params.ts';
 import { DEFAULT_LOCALE, type CatalogLocale } from '../../shared/locales.ts';
+import type { ScreenClass } from '../../shared/app-render.ts';
 
 // What of an app URL the server's render depends on, so that every URL rendering alike shares
 // one render (app-html.ts) and one allowance token (routes/app-pages.ts): anything else in the
@@ -29,7 +30,9 @@ import { DEFAULT_LOCALE, type CatalogLocale } from '../../shared/locales.ts';
 //   (a bad `list`): the not-found view's message names the list and whether a video was given;
 // - an unknown path: the not-found view shows the path as it was asked for;
 // - the home page's `target`, the box's value submitted without scripts;
-// - not the language: the page's language is the document's (`<html lang>`), part of the key.
+// - not the language: the page's language is the document's (`<html lang>`), part of the key;
+// - not the screen: how many rows the server renders depends on whether the request came from a
+//   phone (http/screen-class.ts), and is part of the key.
 
 export interface RenderAddress {
   /** The render cache's key: equal for URLs the app renders alike. */
@@ -67,10 +70,14 @@ const withQuery = (path: string, query: URLSearchParams) => {
  * from the URL, so `hl` is never in the rendered path, and a link with `?hl=ja` and a reader
  * whose browser asks for Japanese share one render.
  */
-export function renderAddress(url: URL, language: CatalogLocale = DEFAULT_LOCALE): RenderAddress {
+export function renderAddress(
+  url: URL,
+  language: CatalogLocale = DEFAULT_LOCALE,
+  screen: ScreenClass = 'wide',
+): RenderAddress {
   const keyed = (path: string, panel: URLSearchParams | null = null): RenderAddress => ({
     // Links naming different choices of the panel render alike: one key for "the panel opens".
-    key: `${language} ${path}${panel === null ? '' : ' +panel'}`,
+    key: `${language}${screen === 'wide' ? '' : ` ${screen}`} ${path}${panel === null ? '' : ' +panel'}`,
     path: panel === null ? path : withQuery(path, panel),
   });
   const search = url.searchParams;

@@ -173,7 +173,7 @@ describe('renders keyed on what changes them', () => {
       const page = JSON.parse(answer.page.body.toString()) as unknown;
       const first = { endpoint: 'playlist' as const, id: PLAYLIST, page };
       const { locale, messages } = translationsFor('en');
-      const as = (url: string) => render({ url, first, locale, messages });
+      const as = (url: string) => render({ url, first, locale, messages, screen: 'wide' });
       const one = await as(`/playlist/${PLAYLIST}?q=jazz`);
       const other = await as(`/playlist/${PLAYLIST}?sort=views&from=2&to=9`);
       const shut = await as(`/playlist/${PLAYLIST}`);

@@ -17,6 +17,7 @@ import { clientAddress } from '../http/client-address.ts';
 import { prefersHtml } from '../http/accept.ts';
 import { isPersonRequest } from '../http/person-request.ts';
 import { requestLocale } from '../http/request-locale.ts';
+import { screenClassOf } from '../http/screen-class.ts';
 import { HTML_TYPE, problemResponse, respond, type HeaderRecord } from '../http/responses.ts';
 import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { logAnswer } from '../observability/request-log.ts';
@@ -200,8 +201,10 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
     const client = clientAddress(c, trustProxy);
     const { status, retryAfterSeconds, ...rendering } = await firstOf(c, url, client);
     log.route = status === 404 ? 'app-not-found' : status === 200 ? 'app' : 'app-failed';
-    const { locale, vary } = requestLocale(c, url);
-    const request = { url, origin: originOf(c), locale, ...rendering };
+    const { locale, vary: languageVary } = requestLocale(c, url);
+    const { screen, vary: screenVary } = screenClassOf((name) => c.req.header(name));
+    const vary = [...languageVary, ...screenVary];
+    const request = { url, origin: originOf(c), locale, screen, ...rendering };
     let html: StoredRender;
     const kept = appHtml.cached(request);
     if (kept !== undefined) {
@@ -227,8 +230,8 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
         : { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' }),
     };
     if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
-    // The language was chosen by the request's headers, not its URL: a cache in between must
-    // keep one copy per language (RFC 9110 §12.5.5).
+    // The language and the rows were chosen by the request's headers, not its URL: a cache in
+    // between must keep one copy for each (RFC 9110 §12.5.5).
     if (vary.length > 0) headers.Vary = vary.join(', ');
     const answer = await renderAnswer(html, status, headers, {
       acceptEncoding: c.req.header('accept-encoding'),
