@@ -9,15 +9,14 @@ import { VIEW_PRELOADS_ELEMENT_ID } from '../shared/app-render.ts';
 import { loadPageCatalog } from './i18n/load-catalog.ts';
 import './app.css';
 
+// Modules the app imports anyway, never a library's whole namespace: a dynamic import keeps
+// every export of what it names, and the bundle would carry all of zod and of the router.
 const LIBRARIES = [
-  () => import('react'),
   () => import('react-dom/client'),
-  () => import('@tanstack/react-query'),
-  () => import('react-router'),
-  () => import('zod'),
-  // The contract's schemas (zod builds each when its module runs), then what the app's start
-  // reads from storage with them.
+  // The contract's schemas (zod builds each when its module runs), then the query cache's code,
+  // then what the app's start reads from storage with the schemas.
   () => import('../shared/endpoints.ts'),
+  () => import('./api/query-client.ts'),
   () => import('./following/follow-store.ts'),
 ];
 
