@@ -9,35 +9,12 @@ import { VIEW_PRELOADS_ELEMENT_ID } from '../shared/app-render.ts';
 import { loadPageCatalog } from './i18n/load-catalog.ts';
 import './app.css';
 
-// Modules the app imports anyway, never a library's whole namespace: a dynamic import keeps
-// every export of what it names, and the bundle would carry all of zod and of the router.
-const LIBRARIES = [
-  () => import('react-dom/client'),
-  // The contract's schemas (zod builds each when its module runs), then the query cache's code,
-  // then what the app's start reads from storage with the schemas.
-  () => import('../shared/endpoints.ts'),
-  () => import('./api/query-client.ts'),
-  () => import('./following/follow-store.ts'),
-];
-
 await firstContentfulPaint();
 const preloads = document.getElementById(VIEW_PRELOADS_ELEMENT_ID);
 if (preloads instanceof HTMLTemplateElement) document.head.append(preloads.content);
 // The page's messages come alongside the app's code, not after it.
 void loadPageCatalog();
-// A module graph runs in one task, however large: the libraries, each in a task of their own
-// first, keep each under a phone's 50 ms budget, where the app's whole graph at once took four
-// times that (a long task, a tap kept waiting). Their files are on their way already (the
-// server's module preloads), so the turns between them cost no round trip.
-for (const load of LIBRARIES) {
-  await load();
-  await nextTask();
-}
 await import('./main.tsx');
-
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 /**
  * Resolves once the page's content has been painted: a frame may be produced before it (a
