@@ -1,4 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { SERVER_RENDERED_ROWS } from '../src/shared/app-render.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
@@ -273,6 +275,62 @@ for (const [device, settings] of Object.entries(DEVICES)) {
         );
         expect(found, 'axe violations').toEqual([]);
       });
+    }
+  });
+}
+
+// A page on a slow link is painted while it is still arriving, a row read only in part among
+// it: the rows must not move as the rest of each arrives. A real HTTP server in front of the
+// explorer sends its documents cut in the middle of rows (after each row's title), a pause after
+// each piece, so that the browser paints every half-read row; everything else goes through whole.
+async function tricklingProxy(target: string): Promise<{ origin: string; close(): void }> {
+  const server = createServer((request, response) => {
+    void (async () => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers))
+        if (typeof value === 'string' && name !== 'host') headers.set(name, value);
+      headers.set('accept-encoding', 'identity');
+      const upstream = await fetch(new URL(request.url ?? '/', target), { headers });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      const type = upstream.headers.get('content-type') ?? '';
+      response.writeHead(upstream.status, {
+        'content-type': type,
+        ...(type.startsWith('text/html') ? {} : { 'cache-control': 'no-store' }),
+      });
+      if (!type.startsWith('text/html')) return void response.end(body);
+      const text = body.toString('utf8');
+      const cuts = [...text.matchAll(/<\/bdi><\/a>/g)].map(
+        (match) => match.index + match[0].length,
+      );
+      let from = 0;
+      for (const cut of [...cuts, text.length]) {
+        response.write(text.slice(from, cut));
+        from = cut;
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      response.end();
+    })().catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+for (const path of [`/playlist/${IDS.playlist5000}`, `/channel/${IDS.bigChannel}/playlists`]) {
+  test(`${path}: a page painted as it arrives moves no row`, async ({ page, baseURL }) => {
+    const proxy = await tricklingProxy(baseURL!);
+    try {
+      await page.addInitScript(watchFirstView);
+      await page.goto(`${proxy.origin}${path}`);
+      await expect(page.locator(ROWS).nth(8)).toBeVisible();
+      await nextFrames(page);
+      const shifts = await page.evaluate(
+        () => (window as unknown as { __shifts: string[] }).__shifts,
+      );
+      // What a half-read row moved: the text beside its thumbnail, or the row itself.
+      expect(shifts.filter((shift) => /min-w-0|article/.test(shift))).toEqual([]);
+    } finally {
+      proxy.close();
     }
   });
 }

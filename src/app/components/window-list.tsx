@@ -340,13 +340,26 @@ export function WindowList({
   }, []);
 
   if (!hydrated) {
+    const serverRowCount = Math.min(loadedCount, count, serverRows);
     return (
       // A feed from the first byte, so the list's role does not change under a screen reader when
       // the app takes over; its rows become focusable then, with the keys that move between them.
-      <div ref={listRef} aria-label={label} role="feed" aria-busy={false} className="relative">
-        {Array.from({ length: Math.min(loadedCount, count, serverRows) }, (_, index) => (
+      //
+      // The browser paints a page that is still arriving, and a row it has only half read would
+      // have its text move when the rest came (a layout shift): the contents of a row with no
+      // row after it yet are not drawn, its box keeping its fixed height, save the last row's,
+      // which is marked. Not `:last-child`: Chrome matches it only once the parent is read.
+      <div
+        ref={listRef}
+        aria-label={label}
+        role="feed"
+        aria-busy={false}
+        className="relative [&>article:not([data-last],:has(+*))>*]:hidden"
+      >
+        {Array.from({ length: serverRowCount }, (_, index) => (
           <article
             key={index}
+            data-last={index === serverRowCount - 1 ? '' : undefined}
             aria-setsize={setSize ?? count}
             aria-posinset={index + 1}
             // The browser lays out and paints only the rows near the window (their height is
