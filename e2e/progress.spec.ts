@@ -70,7 +70,11 @@ test('open item 412, come back a week later: Continue at #412, the exact time le
 
   // Once the list is added up, the time left is the summary's own from #412 to the end.
   await page.getByRole('button', { name: 'Whole list', exact: true }).click();
-  await page.getByRole('button', { name: 'Add up the whole list' }).click();
+  // Pages another journey has read are in the server's cache: then adding up costs nothing,
+  // and the panel does it at once, with no button to press.
+  const addUp = page.getByRole('button', { name: 'Add up the whole list' });
+  await expect(addUp.or(page.getByTestId('summary'))).toBeVisible({ timeout: 20_000 });
+  if (await addUp.isVisible()) await addUp.click();
   const answer = await request.get(`/api/summary/playlist/${IDS.playlist5000}?from=412`);
   expect(answer.ok()).toBe(true);
   const fromHere = (await answer.json()) as ListSummary;

@@ -62,7 +62,9 @@ export function Totals({
               ? t('wholeList.totals.cost', { lookups: cost.data.lookups })
               : t('wholeList.totals.costUnknown')}
           </p>
-          <div className="flex flex-wrap gap-2">
+          {/* Not while the cost is on its way: if it turns out free, the list is added up at
+              once, and a button offered meanwhile would vanish under the reader's finger. */}
+          <div className="flex flex-wrap gap-2" hidden={cost.isPending}>
             {offer !== 'too-long' && (
               <Button size="sm" onClick={() => setAsked(true)}>
                 {t('wholeList.totals.start')}
