@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { format, resolveConfig } from 'prettier';
 import { renderTable, type BenchRow } from './table.ts';
+import { describeMisses } from './repeats.ts';
 
 // docs/benchmarks.md is the one place benchmark figures live, and only `npm run bench --
 // --write` puts them there: the prose around the markers is written by hand, everything between
@@ -24,6 +25,8 @@ export interface BenchRun {
   /** The benches it ran, each with how long it took in seconds. */
   took: Array<[bench: string, seconds: number]>;
   full: boolean;
+  /** How many times each bench ran (`--repeat`); absent for one. */
+  repeat?: number;
 }
 
 export interface StoredRow extends BenchRow {
@@ -85,6 +88,7 @@ function describeRun(run: BenchRun): string {
   return (
     `- **${run.date}** (${run.full ? 'full run' : `${run.took.length === 1 ? 'bench' : 'benches'} ${run.took.map(([b]) => b).join('; ')}`}): ` +
     `commit \`${run.commit}\`; ${run.machine}; load average ${run.load}; ` +
+    `${run.repeat && run.repeat > 1 ? `each bench ${run.repeat} times; ` : ''}` +
     `${seconds(total)} (bench ${each}).`
   );
 }
@@ -98,12 +102,17 @@ export function renderSection(data: PageData): string {
     data.rows.map((r) => r.run),
   );
   const runs = data.runs.map(describeRun).join('\n');
+  const misses = describeMisses(data.rows);
   return [
     '',
     '<!-- Written by `npm run bench -- --write` (bench/benchmarks-page.ts): edits between the markers are lost. -->',
     `<!-- bench:data ${json} -->`,
     '',
     table,
+    '',
+    misses.length === 0
+      ? 'Every row with a target meets it.'
+      : `Rows that miss their target, by how much, with the spread of their repeats:\n\n- ${misses.join('\n- ')}`,
     '',
     'Each row comes from the run named in its last column:',
     '',

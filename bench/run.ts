@@ -23,6 +23,7 @@ import { benchRenderFlood } from './render-flood.ts';
 import { benchReplicas } from './replicas.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
+import { combineRepeats, describeMisses } from './repeats.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
 import { benchDeepLinkWarming, benchDragWarming } from './chain-warming.ts';
 import { benchDeepLink } from './deep-link.ts';
@@ -40,7 +41,9 @@ import {
 // its figures mean nothing. `--only 1,4` picks some. `--write` puts the figures on
 // docs/benchmarks.md, the only place they are kept, after each bench, so that a run cut short
 // keeps what it measured; with `--only`, the other rows stay as they were, with their own run.
-// `--out FILE` writes the plain table to a file.
+// `--out FILE` writes the plain table to a file. `--repeat N` runs each bench N times and writes
+// each row's median repeat with the spread over all N (bench/repeats.ts); the run ends by naming
+// every row that misses its target, by how much, with that spread.
 //
 // The benches that involve the network run under two latency profiles, local and remote-like,
 // and the app's benches also with the page's CPU slowed four times (latency-profiles.ts); each
@@ -53,8 +56,14 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     write: { type: 'boolean', default: false },
+    repeat: { type: 'string', default: '1' },
   },
 });
+const repeat = Number(values.repeat);
+if (!Number.isInteger(repeat) || repeat < 1 || repeat > 10) {
+  console.error(`bench: --repeat takes a whole number from 1 to 10, not ${values.repeat}.`);
+  process.exit(2);
+}
 const smoke = values.smoke;
 const only = values.only ? new Set(values.only.split(',').map((id) => id.trim())) : null;
 
@@ -252,18 +261,18 @@ const run: BenchRun = {
   load: loadavg()[0]!.toFixed(1),
   took: [],
   full: only === null,
+  ...(repeat > 1 ? { repeat } : {}),
 };
 const loadAtStart = run.load;
 
 const rows: BenchRow[] = [];
 let failed = 0;
-for (const [id, bench] of benches) {
-  if (only && !covers(id).some((c) => only.has(c))) continue;
-  const started = Date.now();
-  const before = rows.length;
-  try {
-    if ((id === '1' || id === '2') && !hasCommand('wrk')) {
-      rows.push({
+
+/** One run of one bench: its rows, or a row saying why there are none. */
+async function runOnce(id: string, bench: () => Promise<BenchRow[]>): Promise<BenchRow[]> {
+  if ((id === '1' || id === '2') && !hasCommand('wrk')) {
+    return [
+      {
         bench: id,
         measure: 'not run: needs wrk',
         figure: '–',
@@ -271,23 +280,38 @@ for (const [id, bench] of benches) {
         ratio: '–',
         target: '–',
         met: null,
-      });
-    } else {
-      rows.push(...(await bench()));
-    }
+      },
+    ];
+  }
+  try {
+    return await bench();
   } catch (error) {
     failed++;
-    rows.push({
-      bench: id,
-      measure: 'FAILED',
-      figure: String(error instanceof Error ? error.message : error).split('\n')[0]!,
-      reference: '–',
-      ratio: '–',
-      target: '–',
-      met: false,
-    });
     console.error(error);
+    return [
+      {
+        bench: id,
+        measure: 'FAILED',
+        figure: String(error instanceof Error ? error.message : error).split('\n')[0]!,
+        reference: '–',
+        ratio: '–',
+        target: '–',
+        met: false,
+      },
+    ];
   }
+}
+
+for (const [id, bench] of benches) {
+  if (only && !covers(id).some((c) => only.has(c))) continue;
+  const started = Date.now();
+  const before = rows.length;
+  const repeats: BenchRow[][] = [];
+  for (let i = 0; i < repeat; i++) {
+    if (repeat > 1) console.error(`bench #${id}: repeat ${i + 1} of ${repeat}`);
+    repeats.push(await runOnce(id, bench));
+  }
+  rows.push(...combineRepeats(repeats));
   const seconds = (Date.now() - started) / 1000;
   console.error(`bench #${id}: ${seconds.toFixed(1)} s`);
   if (values.write) {
@@ -303,6 +327,9 @@ if (values.write && run.full) await writeRun(run, new Set(), rows);
 
 const table = `${renderTable(rows)}\n\n${smoke ? 'SMOKE RUN: figures are not measurements. ' : ''}Machine: ${machine}. Medians with (min–max) over rounds.`;
 console.log(table);
+const misses = describeMisses(rows);
+if (!smoke && misses.length > 0)
+  console.log(`\nRows that miss their target:\n- ${misses.join('\n- ')}`);
 if (values.out) writeFileSync(values.out, `${table}\n`);
 // The smoke run fails only when a benchmark breaks, not when a target is missed.
 process.exit(failed > 0 ? 1 : 0);
