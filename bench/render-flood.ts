@@ -69,14 +69,45 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
-/** The render histogram's count (renders so far), or NaN for an explorer without it. */
-async function rendersSoFar(explorer: Explorer, token: string): Promise<number> {
+/** The explorer's metrics, as its /metrics endpoint writes them. */
+async function scrape(explorer: Explorer, token: string): Promise<string> {
   const response = await fetch(`${explorer.url}/metrics`, {
     headers: { authorization: `Bearer ${token}` },
   });
-  const text = await response.text();
-  const line = /^explorer_render_duration_seconds_count(?:\{[^}]*\})? (\d+)/m.exec(text);
-  return line ? Number(line[1]) : Number.NaN;
+  return response.text();
+}
+
+/** The sum of a metric's samples (every label set), or NaN when it is absent. */
+function sampleSum(metrics: string, name: string): number {
+  const values = [...metrics.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'gm'))].map(
+    (m) => Number(m[1]),
+  );
+  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0);
+}
+
+/** The render histogram's count: renders so far (NaN for an explorer without it). */
+const rendersIn = (metrics: string) => sampleSum(metrics, 'explorer_render_duration_seconds_count');
+
+/**
+ * Where the explorer's time went between two scrapes: its event loop's delay (prom-client
+ * measures it with `monitorEventLoopDelay` and starts afresh at every scrape) and the time its
+ * garbage collector took.
+ */
+interface LoopWindow {
+  lagP99Ms: number;
+  lagMaxMs: number;
+  gcMs: number;
+}
+
+function loopWindow(before: string, after: string): LoopWindow {
+  return {
+    lagP99Ms: sampleSum(after, 'explorer_nodejs_eventloop_lag_p99_seconds') * 1000,
+    lagMaxMs: sampleSum(after, 'explorer_nodejs_eventloop_lag_max_seconds') * 1000,
+    gcMs:
+      (sampleSum(after, 'explorer_nodejs_gc_duration_seconds_sum') -
+        sampleSum(before, 'explorer_nodejs_gc_duration_seconds_sum')) *
+      1000,
+  };
 }
 
 interface Round {
@@ -86,6 +117,8 @@ interface Round {
   statuses: Map<number, number>;
   floodSeconds: number;
   cpu: number;
+  quietLoop: LoopWindow;
+  floodLoop: LoopWindow;
 }
 
 async function round(options: RenderFloodOptions): Promise<Round> {
@@ -98,9 +131,10 @@ async function round(options: RenderFloodOptions): Promise<Round> {
     // API, so that the flood measures renders, not the catalogue), and both paths warm.
     for (const path of READ) await get(reader, path, READER);
     await get(reader, `/api/v1/playlist?id=${FIXTURE_IDS.playlist5000}`, '198.51.100.3');
+    const beforeQuiet = await scrape(explorer, token);
     const quiet = await read(reader, (n) => n >= options.quiet);
 
-    const before = await rendersSoFar(explorer, token);
+    const before = await scrape(explorer, token);
     const cpuBefore = cpuSeconds(explorer.child.process.pid);
     const statuses = new Map<number, number>();
     let next = 0;
@@ -119,11 +153,13 @@ async function round(options: RenderFloodOptions): Promise<Round> {
     await flood;
     const floodSeconds = (performance.now() - started) / 1000;
     const cpu = cpuSeconds(explorer.child.process.pid) - cpuBefore;
-    const renders = (await rendersSoFar(explorer, token)) - before;
+    const after = await scrape(explorer, token);
     return {
+      renders: rendersIn(after) - rendersIn(before),
+      quietLoop: loopWindow(beforeQuiet, before),
+      floodLoop: loopWindow(before, after),
       quietP50: median(quiet),
       floodP50: median(during),
-      renders,
       statuses,
       floodSeconds,
       cpu,
@@ -143,6 +179,17 @@ export async function benchRenderFlood(options: RenderFloodOptions): Promise<Ben
   const renders = spread(rounds.map((r) => r.renders));
   const cpu = spread(rounds.map((r) => r.cpu));
   const seconds = spread(rounds.map((r) => r.floodSeconds));
+  const loop = (window: (r: Round) => LoopWindow) => {
+    const p99 = spread(rounds.map((r) => window(r).lagP99Ms));
+    const max = spread(rounds.map((r) => window(r).lagMaxMs));
+    const gc = spread(rounds.map((r) => window(r).gcMs));
+    return {
+      p99,
+      text: `loop delay p99 ${formatSpread(p99, 1, ' ms')}, max ${formatSpread(max, 1, ' ms')}; GC ${formatSpread(gc, 1, ' ms')}`,
+    };
+  };
+  const floodLoop = loop((r) => r.floodLoop);
+  const quietLoop = loop((r) => r.quietLoop);
   const statuses = new Map<number, number>();
   for (const r of rounds)
     for (const [status, count] of r.statuses)
@@ -170,6 +217,15 @@ export async function benchRenderFlood(options: RenderFloodOptions): Promise<Ben
       ratio: '–',
       target: '≤ 1 render',
       met: Number.isNaN(renders.max) ? null : renders.max <= 1,
+    },
+    {
+      bench: '14',
+      measure: `render flood: where the explorer's time went, during the flood (${options.flood.toLocaleString('en')} requests) and during the reads alone (${options.quiet.toLocaleString('en')})`,
+      figure: floodLoop.text,
+      reference: `the reads alone: ${quietLoop.text}`,
+      ratio: `${(floodLoop.p99.median / quietLoop.p99.median).toFixed(2)}× loop delay p99`,
+      target: '–',
+      met: null,
     },
   ];
 }
