@@ -21,9 +21,18 @@ export interface Explorer {
   stop: () => Promise<void>;
 }
 
+const withoutUnset = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+
+/**
+ * A built explorer on a core of its own. `env` adds to the bench's settings or replaces them;
+ * a setting given as undefined is left out, so that the explorer takes its own default.
+ */
 export async function startExplorer(
   upstream?: Upstream,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<Explorer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -35,7 +44,7 @@ export async function startExplorer(
     process.execPath,
     // The flags of `npm start` (package.json), so that memory figures are the server's own.
     [...startFlags(), 'src/server/index.ts'],
-    {
+    withoutUnset({
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -52,7 +61,7 @@ export async function startExplorer(
           }
         : { CATALOGUE_BASE_URL: '' }),
       ...env,
-    },
+    }),
     `${url}/healthz`,
   );
   const stop = async () => {

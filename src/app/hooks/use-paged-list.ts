@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { EndpointName, EndpointPage } from '../../shared/endpoints.ts';
 import { notePages, pagesOptions } from '../api/catalogue-queries.ts';
+import { whenIdle } from '../lib/when-idle.ts';
 import { followChain } from '../api/page-chain.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
 import { isLetGo } from '../api/let-go-page.ts';
@@ -109,9 +110,10 @@ export function usePagedList<E extends EndpointName>(
 
   const items = useMemo(() => itemsOf(data?.pages ?? []), [data]);
   // What pages teach the app besides their rows (channel titles), fetched here or rendered by
-  // the server alike; each page once.
+  // the server alike; each page once, when the main thread is idle (a write to storage). Not
+  // cancelled by a newer render or by leaving: learning from a page twice is a no-op.
   useEffect(() => {
-    if (data) notePages(endpoint, data.pages);
+    if (data) whenIdle(() => notePages(endpoint, data.pages));
   }, [endpoint, data]);
   const subject = endpoint === 'playlist' ? 'playlist' : 'channel';
   const lastPage = data?.pages.at(-1);

@@ -177,12 +177,16 @@ describe('the explorer in front of the catalogue', () => {
       expect(stateOf(text)?.queries.some((q) => q.queryKey[0] === 'server-screen-class')).toBe(
         true,
       );
+      // Its structured data lists the rows it shows, not the page's hundred.
+      const listed = (html: string) => html.match(/"@type":"VideoObject"/g)?.length;
+      expect(listed(text)).toBe(SERVER_RENDERED_ROWS.narrow);
       const desktop = await get(`/playlist/${FIXTURE_IDS.playlist5000}`, {
         headers: { 'sec-ch-ua-mobile': '?0' },
       });
       expect(desktop.text.match(/<article [^>]*aria-posinset=/g)).toHaveLength(
         SERVER_RENDERED_ROWS.wide,
       );
+      expect(listed(desktop.text)).toBe(SERVER_RENDERED_ROWS.wide);
     },
   );
 

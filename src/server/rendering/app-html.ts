@@ -7,6 +7,7 @@ import {
   APP_STATE_PLACEHOLDER,
   type FirstPage as RenderedFirstPage,
   type RenderApp,
+  SERVER_RENDERED_ROWS,
   type ScreenClass,
 } from '../../shared/app-render.ts';
 import { requestedList } from '../../shared/app-routes.ts';
@@ -189,6 +190,7 @@ export function createAppHtml(
     renderHead(
       previews.previewFor(pathUrl(address.path, request.url.origin), request.first, request.locale),
       request.origin,
+      SERVER_RENDERED_ROWS[request.screen ?? 'wide'],
     );
 
   /**
@@ -213,7 +215,11 @@ export function createAppHtml(
       request.first,
       request.locale,
     );
-    const head = renderHead(preview, request.origin);
+    const head = renderHead(
+      preview,
+      request.origin,
+      SERVER_RENDERED_ROWS[request.screen ?? 'wide'],
+    );
     const hashed = hash('sha1', head, 'base64url');
     if (page && preview.complete) {
       const kept = memo ?? new Map<string, string>();

@@ -393,8 +393,8 @@ function imageType(absolute: string): string | undefined {
   return extension === undefined ? undefined : IMAGE_TYPES.get(extension.toLowerCase());
 }
 
-/** The tags, every value escaped. */
-export function renderHead(preview: LinkPreview, origin: string): string {
+/** The tags, every value escaped; the structured data lists the first `shown` items. */
+export function renderHead(preview: LinkPreview, origin: string, shown?: number): string {
   const url = `${origin}${preview.path}`;
   const image = preview.image && absoluteImage(preview.image.url, origin);
   const meta = (key: 'name' | 'property', name: string, content: string) =>
@@ -466,6 +466,6 @@ export function renderHead(preview: LinkPreview, origin: string): string {
       );
   }
   if (preview.structured && !preview.notFound && !preview.failed)
-    tags.push(structuredDataTags(preview.structured, origin));
+    tags.push(structuredDataTags(preview.structured, origin, shown));
   return tags.join('\n');
 }

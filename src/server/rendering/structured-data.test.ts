@@ -191,6 +191,23 @@ describe('structured data', () => {
     expect(blocks(html)).toEqual(structuredData(view, ORIGIN));
   });
 
+  it('lists only the items the page shows', () => {
+    const view: StructuredView = {
+      kind: 'playlist',
+      id: 'PLx',
+      info: info('Long'),
+      items: Array.from({ length: 100 }, (_, i) => item(i + 1, `Video ${i + 1}`, 60)),
+    };
+    const listed = (graph: readonly unknown[]) =>
+      (graph[0] as { itemListElement: unknown[] }).itemListElement.length;
+    expect(listed(structuredData(view, ORIGIN, 16))).toBe(16);
+    // The list's own length is still the whole list's.
+    expect(structuredData(view, ORIGIN, 16)[0]).toMatchObject({
+      numberOfItems: info('Long').totalItems,
+    });
+    expect(listed(structuredData(view, ORIGIN))).toBe(100);
+  });
+
   it('writes durations as ISO 8601', () => {
     expect([0, 5, 60, 61, 3600, 3725, 90061].map(isoDuration)).toEqual([
       'PT0S',

@@ -87,10 +87,15 @@ function breadcrumbs(steps: Array<{ name: string; url: string }>): WithContext<B
   };
 }
 
-/** The JSON-LD objects for `view`, URLs absolute on `origin`. */
-export function structuredData(view: StructuredView, origin: string): Graph {
+/**
+ * The JSON-LD objects for `view`, URLs absolute on `origin`, listing its first `shown` items:
+ * the rows the page itself shows (structured data describes what a reader sees), which also
+ * keeps a phone's page, with 16 rows of a 100-item page, some 40 KB lighter.
+ */
+export function structuredData(view: StructuredView, origin: string, shown = Infinity): Graph {
   if (view.kind === 'playlist') {
-    const { id, info, items } = view;
+    const { id, info } = view;
+    const items = view.items.slice(0, shown);
     const url = absolute(playlistPath(id), origin);
     const list: WithContext<ItemList> = {
       '@context': 'https://schema.org',
@@ -120,12 +125,12 @@ export function structuredData(view: StructuredView, origin: string): Graph {
   const tabName = tab === 'videos' ? 'Videos' : 'Playlists';
   const itemListElement =
     tab === 'videos'
-      ? view.videos.map((item, i): ListItem => ({
+      ? view.videos.slice(0, shown).map((item, i): ListItem => ({
           '@type': 'ListItem',
           position: i + 1,
           item: video(item, watchUrl(item.id), origin),
         }))
-      : view.playlists.map((playlist, i): ListItem => ({
+      : view.playlists.slice(0, shown).map((playlist, i): ListItem => ({
           '@type': 'ListItem',
           position: i + 1,
           item: {
@@ -167,8 +172,8 @@ export function scriptSafeJson(value: unknown): string {
 export const JSON_LD_OPEN = '<script type="application/ld+json">';
 
 /** The <script type="application/ld+json"> blocks for `view`, one a line. */
-export function structuredDataTags(view: StructuredView, origin: string): string {
-  return structuredData(view, origin)
+export function structuredDataTags(view: StructuredView, origin: string, shown?: number): string {
+  return structuredData(view, origin, shown)
     .map((data) => `${JSON_LD_OPEN}${scriptSafeJson(data)}</script>`)
     .join('\n');
 }
