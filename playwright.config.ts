@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/chromium.ts';
+import { BUILT_SERVER } from './src/server/start.ts';
 
 // Browser journeys in Debian's Chromium against the real explorer server with its
 // embedded catalogue: no request mocking. Faults are switched at run time on the catalogue
@@ -23,7 +24,8 @@ export interface E2EOptions {
 
 function server(port: number, cataloguePort: number, env: Record<string, string> = {}) {
   return {
-    command: 'node src/server/index.ts',
+    // The built server, as `npm start` runs it (the build is made before the browser tests).
+    command: `node --enable-source-maps ${BUILT_SERVER}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !CI,
     timeout: 60_000,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFlags } from '../src/test-support/start-flags.ts';
+import { BUILT_SERVER } from '../src/server/start.ts';
 import { freePort, SERVER_CORE, startChild, type Child } from './processes.ts';
 
 // The explorer server as users run it (`node src/server/index.ts`, after `npm run build`),
@@ -42,8 +43,8 @@ export async function startExplorer(
   const child = await startChild(
     SERVER_CORE,
     process.execPath,
-    // The flags of `npm start` (package.json), so that memory figures are the server's own.
-    [...startFlags(), 'src/server/index.ts'],
+    // The built server with the flags of `npm start` (package.json), as a deployment runs it.
+    [...startFlags(), BUILT_SERVER],
     withoutUnset({
       PORT: String(port),
       HOST: '127.0.0.1',

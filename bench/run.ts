@@ -15,6 +15,7 @@ import { benchWholePlaylist } from './app-whole-playlist.ts';
 import { PAGE, writeRun, type BenchRun } from './benchmarks-page.ts';
 import { bundleRows } from './bundle-size.ts';
 import { benchLighthouse } from './lighthouse.ts';
+import { benchStartUp } from './start-up.ts';
 import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
 import { benchProxyCached } from './proxy-cached.ts';
@@ -23,6 +24,7 @@ import { benchRenderFlood } from './render-flood.ts';
 import { benchReplicas } from './replicas.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
+import { BUILT_SERVER } from '../src/server/start.ts';
 import { combineRepeats, describeMisses } from './repeats.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
 import { benchDeepLinkWarming, benchDragWarming } from './chain-warming.ts';
@@ -71,7 +73,7 @@ if (smoke && values.write) {
   console.error(`bench: --smoke figures mean nothing, so --write refuses to put them on ${PAGE}.`);
   process.exit(2);
 }
-if (!existsSync('dist/index.html')) {
+if (!existsSync('dist/index.html') || !existsSync(BUILT_SERVER)) {
   console.error('bench: build the app first (npm run build).');
   process.exit(1);
 }
@@ -214,6 +216,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
           : { channelRows: 100_000, playlistRows: 20_000, every: 10_000 },
       ),
   ],
+  ['start', () => benchStartUp({ rounds: smoke ? 1 : 5 })],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];
 

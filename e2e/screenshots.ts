@@ -6,6 +6,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
 import { useCardFonts } from '../src/server/cards/card-fonts.ts';
 import { translationsFor } from '../src/server/rendering/translations.ts';
 import type { AppLocale } from '../src/shared/locales.ts';
+import { BUILT_SERVER } from '../src/server/start.ts';
 
 // Screenshots of every view, desktop 1280×800 and phone 360×740, light and dark, and the views'
 // preview cards, into docs/screenshots/. Run after a build:
@@ -197,7 +198,7 @@ async function startServer(
   port: number,
   env: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['src/server/index.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', BUILT_SERVER], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

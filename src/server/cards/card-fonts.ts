@@ -1,8 +1,9 @@
 import { hash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // The fonts preview cards are drawn with, shipped as npm packages (Noto, under the OFL) rather
 // than whatever the machine has: a card looks the same on every deployment, and covers the
@@ -12,6 +13,10 @@ import { dirname, join } from 'node:path';
 // (Noto Sans TC would be needed for those). sharp draws text with Pango, which finds fonts through fontconfig, so the
 // folders go in a fontconfig file of our own that the process points FONTCONFIG_FILE at before
 // any text is drawn (fontconfig reads it once, on first use).
+//
+// The packages ship every weight (220 MB); the cards draw two. The server build copies those two
+// of each beside itself (`copyCardFonts`, dist/.server/fonts), which the built server uses, so the
+// packages are development dependencies and a production install holds 47 MB of fonts instead.
 
 const PACKAGES: Array<[pkg: string, weights: string[]]> = [
   ['@expo-google-fonts/noto-sans', ['400Regular', '700Bold']],
@@ -32,15 +37,37 @@ const xml = (text: string) =>
 
 let configured = false;
 
+/** The packages' folders of the weights the cards draw, each with its place in a build. */
+function fontFolders(): Array<{ folder: string; built: string }> {
+  const require = createRequire(import.meta.url);
+  return PACKAGES.flatMap(([pkg, weights]) => {
+    const root = dirname(require.resolve(`${pkg}/package.json`));
+    return weights.map((weight) => ({
+      folder: join(root, weight),
+      built: join(basename(root), weight),
+    }));
+  });
+}
+
+/** Copies the fonts the cards draw into `fontsDir` (the server build's fonts folder). */
+export function copyCardFonts(fontsDir: string): void {
+  for (const { folder, built } of fontFolders())
+    for (const file of readdirSync(folder).filter((name) => name.endsWith('.ttf')))
+      cpSync(join(folder, file), join(fontsDir, built, file));
+}
+
+/** Where the built server finds the fonts copied beside it (dist/.server/fonts). */
+const BUILT_FONTS = fileURLToPath(new URL('../fonts/', import.meta.url));
+
 /** Points fontconfig at the shipped fonts (once per process; before the first card). */
 export function useCardFonts(): void {
   if (configured) return;
   configured = true;
-  const require = createRequire(import.meta.url);
-  const folders = PACKAGES.flatMap(([pkg, weights]) => {
-    const root = dirname(require.resolve(`${pkg}/package.json`));
-    return weights.map((weight) => join(root, weight));
-  });
+  const folders = existsSync(BUILT_FONTS)
+    ? PACKAGES.flatMap(([pkg, weights]) =>
+        weights.map((weight) => join(BUILT_FONTS, basename(pkg), weight)),
+      )
+    : fontFolders().map(({ folder }) => folder);
   // One file per set of folders: two checkouts on one machine never point at each other's.
   const which = hash('sha1', folders.join('\n'), 'hex').slice(0, 12);
   const home = join(
