@@ -7,11 +7,7 @@ import {
   type RouteMatch,
 } from './app-routes.ts';
 import type { MessageDescriptor } from '@lingui/core';
-import {
-  CHANNEL_ID_PATTERN,
-  PLAYLIST_ID_PATTERN,
-  VIDEO_ID_PATTERN,
-} from './id-patterns.ts';
+import { CHANNEL_ID_PATTERN, PLAYLIST_ID_PATTERN, VIDEO_ID_PATTERN } from './id-patterns.ts';
 
 // Reading what a user pastes into the home page's box: a bare ID, a platform link, or one of
 // the explorer's own links. The platform's URL forms also work with our host swapped in

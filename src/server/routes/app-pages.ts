@@ -117,7 +117,8 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
   const firstOf = async (c: Context<AppEnv>, url: URL, client: string): Promise<Rendering> => {
     if (!isAppRoute(url.pathname)) return { first: { kind: 'not-found' }, status: 404 };
     // The home page again, its box showing what was sent and why it cannot be opened.
-    if (homeFormTarget(url, originOf(c))?.ok === false) return { first: { kind: 'none' }, status: 400 };
+    if (homeFormTarget(url, originOf(c))?.ok === false)
+      return { first: { kind: 'none' }, status: 400 };
     const requested = requestedList(url.pathname, url.searchParams);
     if (requested === null) return { first: { kind: 'none' }, status: 200 };
     const list = listForUrl(url.pathname, url.searchParams);
