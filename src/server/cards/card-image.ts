@@ -9,6 +9,11 @@ import { CARD_HEIGHT, CARD_WIDTH } from './card-address.ts';
 // turn another. Text is fitted by stepping its size down until it fits its box, then cut.
 
 useCardFonts();
+// libvips keeps a process-wide cache of recent operations (up to 50 MB by default) outside V8's
+// heap and outside the memory plan. Each card is drawn once and then kept as its PNG
+// (preview-cards.ts), so that cache would only hold memory; the catalogue's thumbnails turn it
+// off too, but a card may be the first image this process makes.
+sharp.cache(false);
 
 export interface CardContent {
   /** The small line above the title: what this is ("Playlist", "#2,345 of 5,000"). */
