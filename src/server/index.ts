@@ -6,6 +6,7 @@ import { createHttpEdge } from './process/http-server.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetricsServer } from './observability/metrics-server.ts';
 import { memoryPlan } from './process/memory-plan.ts';
+import { sideCaches } from './process/side-caches.ts';
 import { startExplorer } from './process/start-explorer.ts';
 import { StateDirInUse } from './disk/state-dir-lock.ts';
 
@@ -22,6 +23,7 @@ const memory = memoryPlan({
   cacheMaxBytes: config.cacheMaxBytes,
   heapLimitBytes: getHeapStatistics().heap_size_limit,
   containerBytes: process.constrainedMemory(),
+  sideCaches: sideCaches(),
 });
 if (memory.verdict === 'cannot') {
   logger.fatal({ memory }, `cannot start: ${memory.advice.join('; ')}`);

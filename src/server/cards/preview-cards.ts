@@ -85,6 +85,9 @@ function totalTime(i18n: I18n, seconds: number): string {
     : i18n._('card.minutes', { minutes });
 }
 
+/** Drawn cards kept in memory at most, by default, in bytes of PNG. */
+export const CARDS_MAX_BYTES = 16 * 2 ** 20;
+
 export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
   const {
     pageSource,
@@ -92,7 +95,7 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     thumbnails,
     store = NO_CARD_STORE,
     drawLimit,
-    maxBytes = 16 * 2 ** 20,
+    maxBytes = CARDS_MAX_BYTES,
   } = options;
   const kept = new Map<string, { png: Buffer; etag: string }>();
   let keptBytes = 0;

@@ -25,8 +25,8 @@ import { publishedDate } from './published-date.ts';
 //   which pages a changed first page costs, and what no first page can show).
 
 /** Playlists whose tail is kept, and items whose first date is (least recently used out). */
-const MAX_TAILS = 1_000;
-const MAX_DATES = 50_000;
+export const MAX_TAILS = 1_000;
+export const MAX_DATES = 50_000;
 
 export interface FeedItem {
   videoId: string;

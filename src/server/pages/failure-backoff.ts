@@ -61,11 +61,14 @@ interface Entry<T> {
   forgetAtMs: number;
 }
 
+/** Failing pages remembered at most, by default. */
+export const MAX_FAILING_PAGES = 10_000;
+
 export function createFailureBackoff<T>(options: FailureBackoffOptions = {}): FailureBackoff<T> {
   const {
     initialMs = 1000,
     maxMs = 30_000,
-    maxEntries = 10_000,
+    maxEntries = MAX_FAILING_PAGES,
     jitter = 0.2,
     now = Date.now,
     random = Math.random,

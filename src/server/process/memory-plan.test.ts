@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BASELINE_MB, memoryPlan, WORKING_ROOM_MB } from './memory-plan.ts';
+import { sideCaches } from './side-caches.ts';
 
 const MB = 2 ** 20;
 const GB_HEAP = 1120 * MB; // what --max-old-space-size=1024 gives
@@ -24,11 +25,15 @@ describe('the memory plan said at start', () => {
     ).toBeNull();
   });
 
-  it('the defaults fit in 384 MiB, as the docs say', () => {
-    expect(
-      memoryPlan({ cacheMaxBytes: 64 * MB, heapLimitBytes: GB_HEAP, containerBytes: 384 * MB })
-        .verdict,
-    ).toBe('fits');
+  it('the defaults, every cache at its bound, fit in 409 MiB, as the docs say', () => {
+    const plan = memoryPlan({
+      cacheMaxBytes: 64 * MB,
+      heapLimitBytes: GB_HEAP,
+      containerBytes: 409 * MB,
+      sideCaches: sideCaches(),
+    });
+    expect(plan).toMatchObject({ needMb: 409, verdict: 'fits' });
+    expect(plan.sideCaches.map((cache) => cache.name)).toContain('preview cards');
   });
 
   it('a container without working room is tight, one the cache cannot fit in is refused, with what to set', () => {
@@ -46,6 +51,28 @@ describe('the memory plan said at start', () => {
     });
     expect(cannot.verdict).toBe('cannot');
     expect(cannot.advice[0]).toMatch(/allow 787 MiB, or lower it to 237 MiB/);
+  });
+
+  it('counts every other cache at its bound, and refuses a container they leave no room in', () => {
+    const sideCaches = [
+      { name: 'preview cards', bound: '16 MiB of PNG', mb: 16 },
+      { name: 'feed tails', bound: '8 MiB', mb: 8 },
+    ];
+    const plan = memoryPlan({
+      cacheMaxBytes: 64 * MB,
+      heapLimitBytes: GB_HEAP,
+      containerBytes: 0,
+      sideCaches,
+    });
+    expect(plan).toMatchObject({ sideMb: 24, needMb: BASELINE_MB + 64 + 24 + WORKING_ROOM_MB });
+    expect(plan.sideCaches).toEqual(sideCaches);
+    const cannot = memoryPlan({
+      cacheMaxBytes: 64 * MB,
+      heapLimitBytes: GB_HEAP,
+      containerBytes: (BASELINE_MB + 64 + 10) * MB,
+      sideCaches,
+    });
+    expect(cannot.verdict).toBe('cannot');
   });
 
   it('a heap limit under the floor is pointed out', () => {

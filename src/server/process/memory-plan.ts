@@ -13,8 +13,21 @@ export const WORKING_ROOM_MB = 50;
 /** Below this heap limit V8 collects so often that walks slow down (bench 10). */
 export const HEAP_FLOOR_MB = 512;
 
+/**
+ * A cache beside the page cache, with its bound and the most that bound lets it hold (the
+ * renders kept with pages, and their previews, are charged to the page cache itself).
+ */
+export interface SideCache {
+  name: string;
+  bound: string;
+  mb: number;
+}
+
 export interface MemoryPlan {
   cacheMb: number;
+  /** The other caches, each at its bound. */
+  sideCaches: readonly SideCache[];
+  sideMb: number;
   heapLimitMb: number;
   /** What the container should allow this process. */
   needMb: number;
@@ -32,20 +45,25 @@ export function memoryPlan(input: {
   heapLimitBytes: number;
   /** process.constrainedMemory(): 0, or 2^64 and the like, when there is no limit. */
   containerBytes: number;
+  sideCaches?: readonly SideCache[];
 }): MemoryPlan {
+  const sideCaches = input.sideCaches ?? [];
+  const sideMb = Math.ceil(sideCaches.reduce((sum, cache) => sum + cache.mb, 0));
   const cacheMb = Math.ceil(input.cacheMaxBytes / MB);
   const heapLimitMb = Math.floor(input.heapLimitBytes / MB);
   const containerMb =
     input.containerBytes > 0 && input.containerBytes < 2 ** 50
       ? Math.floor(input.containerBytes / MB)
       : null;
-  const needMb = BASELINE_MB + cacheMb + WORKING_ROOM_MB;
+  // What the process holds whatever the traffic: itself, its caches full, and room for bursts.
+  const heldMb = BASELINE_MB + cacheMb + sideMb;
+  const needMb = heldMb + WORKING_ROOM_MB;
   const advice: string[] = [];
   let verdict: MemoryPlan['verdict'] = 'fits';
-  if (containerMb !== null && BASELINE_MB + cacheMb > containerMb) {
+  if (containerMb !== null && heldMb > containerMb) {
     verdict = 'cannot';
     advice.push(
-      `CACHE_MAX_BYTES (${cacheMb} MiB) does not fit in the container's ${containerMb} MiB beside the process (${BASELINE_MB} MiB): allow ${needMb} MiB, or lower it to ${Math.max(0, containerMb - BASELINE_MB - WORKING_ROOM_MB)} MiB`,
+      `CACHE_MAX_BYTES (${cacheMb} MiB) does not fit in the container's ${containerMb} MiB beside the process and its other caches (${BASELINE_MB + sideMb} MiB): allow ${needMb} MiB, or lower it to ${Math.max(0, containerMb - BASELINE_MB - sideMb - WORKING_ROOM_MB)} MiB`,
     );
   } else if (containerMb !== null && needMb > containerMb) {
     verdict = 'tight';
@@ -57,5 +75,5 @@ export function memoryPlan(input: {
     advice.push(
       `V8's heap limit is ${heapLimitMb} MiB: under ${HEAP_FLOOR_MB} MiB whole-list walks slow down; npm start gives 1 GiB (--max-old-space-size=1024)`,
     );
-  return { cacheMb, heapLimitMb, needMb, containerMb, verdict, advice };
+  return { cacheMb, sideCaches, sideMb, heapLimitMb, needMb, containerMb, verdict, advice };
 }

@@ -98,7 +98,8 @@ export interface AppHtml {
  */
 const pathUrl = (path: string, origin: string): URL => new URL(`${origin}${path}`);
 
-const MAX_PAGELESS = 256;
+/** Renders kept without a page to charge them to (a view whose first page failed, home). */
+export const MAX_PAGELESS = 256;
 const NOSCRIPT_REFRESH = '<noscript><meta http-equiv="refresh" content="2"></noscript>';
 const MAX_PER_PAGE = 16;
 

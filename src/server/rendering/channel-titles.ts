@@ -22,10 +22,11 @@ export interface ChannelTitles {
 }
 
 /** Longer names are not names; the bound also keeps the index's memory bounded. */
-const MAX_TITLE_LENGTH = 300;
+export const MAX_TITLE_LENGTH = 300;
+export const MAX_CHANNEL_TITLES = 5000;
 
 export function createChannelTitles(options: { maxEntries?: number } = {}): ChannelTitles {
-  const { maxEntries = 5000 } = options;
+  const { maxEntries = MAX_CHANNEL_TITLES } = options;
   // A Map iterates in insertion order: re-inserting on use makes the first key the LRU one.
   const titles = new Map<string, string>();
 
