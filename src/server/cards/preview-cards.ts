@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type {
   ChannelPlaylistsPage,
   ChannelVideosPage,
@@ -97,19 +98,17 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     drawLimit,
     maxBytes = CARDS_MAX_BYTES,
   } = options;
-  const kept = new Map<string, { png: Buffer; etag: string }>();
-  let keptBytes = 0;
-  const drawing = new Map<string, Promise<{ png: Buffer; etag: string }>>();
-
-  const keep = (key: string, card: { png: Buffer; etag: string }) => {
-    kept.set(key, card);
-    keptBytes += card.png.length;
-    for (const [oldest, value] of kept) {
-      if (keptBytes <= maxBytes) break;
-      kept.delete(oldest);
-      keptBytes -= value.png.length;
-    }
-  };
+  type Drawn = { png: Buffer; etag: string };
+  // Least recently used out past `maxBytes` of PNG; a card larger than that is not kept at all
+  // (lru-cache wants sizes of at least 1).
+  const kept = new LRUCache<string, Drawn>({
+    maxSize: maxBytes,
+    sizeCalculation: (card) => Math.max(1, card.png.length),
+  });
+  // Cards on their way, by hand rather than with lru-cache's `fetchMethod`, which would merge
+  // requests before the shared store is asked and before each client's allowance is taken (a
+  // refusal is an answer for that client, not a card); here only the drawing itself is shared.
+  const drawing = new Map<string, Promise<Drawn>>();
 
   function playlistPlan(
     i18n: I18n,
@@ -193,25 +192,20 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     return answer?.status === 200 ? answer.body : null;
   }
 
-  type Drawn = { png: Buffer; etag: string };
   const asCard = (png: Buffer): Drawn => ({ png, etag: `"${hash('sha1', png, 'base64url')}"` });
 
   /** The card for `plan`: kept, being drawn, drawn by another replica, or drawn now. */
   async function draw(plan: Plan, client: string): Promise<CardAnswer> {
     const key = hash('sha1', JSON.stringify(plan), 'base64url');
     const known = kept.get(key);
-    if (known !== undefined) {
-      kept.delete(key);
-      kept.set(key, known);
-      return { kind: 'card', ...known };
-    }
+    if (known !== undefined) return { kind: 'card', ...known };
     const pending = drawing.get(key);
     if (pending !== undefined) return { kind: 'card', ...(await pending) };
     // Another replica may have drawn it: the same key is the same picture.
     const shared = await store.get(key);
     if (shared !== undefined) {
       const card = asCard(shared);
-      keep(key, card);
+      kept.set(key, card);
       return { kind: 'card', ...card };
     }
     const allowed = drawLimit === undefined ? { ok: true as const } : await drawLimit.take(client);
@@ -223,7 +217,7 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
       const images = await Promise.all(plan.thumbnails.map(picture));
       const card = asCard(await drawCard({ ...plan.content, images }));
       store.set(key, card.png);
-      keep(key, card);
+      kept.set(key, card);
       return card;
     })().finally(() => drawing.delete(key));
     drawing.set(key, drawn);

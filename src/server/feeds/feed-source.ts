@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ChannelVideosPage, PlaylistPage, Thumbnail } from '../../shared/catalogue-schema.ts';
 import type { FeedAddress, FeedList } from '../../shared/feeds.ts';
 import type { PageSource } from '../pages/page-source.ts';
@@ -24,7 +25,7 @@ import { publishedDate } from './published-date.ts';
 //   poll costs the first page only while that page stays as it was (playlist-tail.ts says
 //   which pages a changed first page costs, and what no first page can show).
 
-/** Playlists whose tail is kept, and items whose first date is (least recently used out). */
+/** Playlists whose tail is kept, and items whose first date is (least recently stored out). */
 export const MAX_TAILS = 1_000;
 export const MAX_DATES = 50_000;
 
@@ -70,28 +71,23 @@ export interface FeedSource {
   keepsTail(id: string): boolean;
 }
 
-/** Least recently used out, past `max`. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value!);
-}
-
 export function createFeedSource(options: {
   pageSource: Pick<PageSource, 'get'>;
   channelTitles?: Pick<ChannelTitles, 'get'>;
   now?: () => number;
 }): FeedSource {
   const { pageSource, channelTitles, now = Date.now } = options;
-  const tails = new Map<string, Tail>();
-  const firstDates = new Map<string, Date>();
+  // Storing an entry makes it the most recent, reading it does not (`peek`): a tail counts from
+  // when it last changed, a date from when it was worked out.
+  const tails = new LRUCache<string, Tail>({ max: MAX_TAILS });
+  const firstDates = new LRUCache<string, Date>({ max: MAX_DATES });
 
   /** A stable date per item: the first one worked out is kept, so a feed does not drift. */
   const dateOf = (key: string, text: string | null, fetchedAt: number): Date => {
-    const known = firstDates.get(key);
+    const known = firstDates.peek(key);
     if (known) return known;
     const date = publishedDate(text, fetchedAt) ?? new Date(fetchedAt);
-    remember(firstDates, key, date, MAX_DATES);
+    firstDates.set(key, date);
     return date;
   };
 
@@ -156,7 +152,7 @@ export function createFeedSource(options: {
     const read = await readPage<PlaylistPage>('playlist', id, undefined, client, cost);
     if ('kind' in read) return read;
     const info = read.page.info;
-    const known = tails.get(id);
+    const known = tails.peek(id);
     const readAgain = (continuation: string | undefined) =>
       readPage<PlaylistPage>('playlist', id, continuation, client, cost);
     const walked = await readTail(read, known, readAgain, now());
@@ -167,7 +163,7 @@ export function createFeedSource(options: {
       tail = known;
     } else {
       tail = walked;
-      if (tail !== known) remember(tails, id, tail, MAX_TAILS);
+      if (tail !== known) tails.set(id, tail);
     }
     const channelId = info?.channelId ?? null;
     return {

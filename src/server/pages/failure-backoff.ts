@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 // Per-page back-off: a page whose upstream call just failed is not asked for again at once.
 // Without it, every request for a failing page that is not in the cache spends quota on a call
 // that will very likely fail the same way (the sliding hour of spec §2.3 is shared by every
@@ -9,6 +11,12 @@
 // The table is bounded: at most `maxEntries` pages, the one that failed longest ago dropped
 // first, and a page is forgotten once it has been quiet for `maxMs` after its wait ended (its
 // streak is over; the next failure starts again from `initialMs`).
+//
+// The count bound is an LRUCache's, in which only a failure makes a page recent (checking a
+// hold peeks). Forgetting is done here, not with the cache's `ttl`: lru-cache reads a start of 0
+// on the clock as "no TTL" (an injected clock may start there), keeps an entry until strictly
+// after its TTL while a streak ends exactly at `forgetAtMs`, and, short of a timer per entry,
+// counts expired entries until something touches them, while each failure here sweeps them.
 
 export interface FailureBackoffOptions {
   /** The first wait after a failure. */
@@ -73,8 +81,7 @@ export function createFailureBackoff<T>(options: FailureBackoffOptions = {}): Fa
     now = Date.now,
     random = Math.random,
   } = options;
-  // Map order is the order of last failure: the first entry failed longest ago.
-  const entries = new Map<string, Entry<T>>();
+  const entries = new LRUCache<string, Entry<T>>({ max: maxEntries });
   let failures = 0;
   let held = 0;
 
@@ -87,15 +94,18 @@ export function createFailureBackoff<T>(options: FailureBackoffOptions = {}): Fa
 
   /** Drops forgotten entries from the old end; each entry is dropped once, so O(1) on average. */
   const sweep = (at: number) => {
-    for (const [key, entry] of entries) {
-      if (entry.forgetAtMs > at) break;
-      entries.delete(key);
+    const forgotten: string[] = [];
+    // From the page that failed longest ago; deleted after the walk rather than during it.
+    for (const key of entries.rkeys()) {
+      if (entries.peek(key)!.forgetAtMs > at) break;
+      forgotten.push(key);
     }
+    for (const key of forgotten) entries.delete(key);
   };
 
   return {
     holding(key) {
-      const entry = entries.get(key);
+      const entry = entries.peek(key);
       if (entry === undefined) return undefined;
       const at = now();
       if (entry.forgetAtMs <= at) {
@@ -111,7 +121,7 @@ export function createFailureBackoff<T>(options: FailureBackoffOptions = {}): Fa
       const at = now();
       failures++;
       sweep(at);
-      const previous = entries.get(key);
+      const previous = entries.peek(key);
       const streak = previous !== undefined && previous.forgetAtMs > at ? previous.failures : 0;
       const count = streak + 1;
       // 2^(count-1) overflows nothing: the exponent stops growing once the cap is reached.
@@ -123,13 +133,8 @@ export function createFailureBackoff<T>(options: FailureBackoffOptions = {}): Fa
         untilMs: at + waitMs,
         forgetAtMs: at + waitMs + maxMs,
       };
-      // Re-inserted, so that the Map's order stays the order of last failure.
-      entries.delete(key);
+      // Now the most recent; past `maxEntries`, the page that failed longest ago goes.
       entries.set(key, entry);
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value as string;
-        entries.delete(oldest);
-      }
       return hold(entry, at);
     },
 

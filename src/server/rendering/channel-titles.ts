@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { PlaylistPage } from '../../shared/catalogue-schema.ts';
 import type { EndpointName } from '../../shared/endpoints.ts';
 import { CHANNEL_ID_PATTERN } from '../../shared/id-patterns.ts';
@@ -27,27 +28,18 @@ export const MAX_CHANNEL_TITLES = 5000;
 
 export function createChannelTitles(options: { maxEntries?: number } = {}): ChannelTitles {
   const { maxEntries = MAX_CHANNEL_TITLES } = options;
-  // A Map iterates in insertion order: re-inserting on use makes the first key the LRU one.
-  const titles = new Map<string, string>();
+  // Both a read and a write count as seeing the channel: `get` and `set` make it the most recent.
+  const titles = new LRUCache<string, string>({ max: maxEntries });
 
   const remember = (channelId: string, title: string) => {
     const name = title.trim();
     if (name === '' || name.length > MAX_TITLE_LENGTH || !CHANNEL_ID_PATTERN.test(channelId))
       return;
-    titles.delete(channelId);
     titles.set(channelId, name);
-    if (titles.size > maxEntries) titles.delete(titles.keys().next().value!);
   };
 
   return {
-    get(channelId) {
-      const title = titles.get(channelId);
-      if (title !== undefined) {
-        titles.delete(channelId);
-        titles.set(channelId, title);
-      }
-      return title;
-    },
+    get: (channelId) => titles.get(channelId),
     remember,
     learnFromPage(lookup, page) {
       if (lookup.endpoint !== 'playlist') return;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { PageAnswer, StoredPage } from '../pages/page-entry.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { Lookup } from '../upstream/lookup.ts';
@@ -153,8 +154,8 @@ export function createChainWarmer(options: ChainWarmerOptions): ChainWarmer {
   const warms = new Map<string, Warm>();
   /** Each reader's current list, for readers of lists being warmed. */
   const readingOf = new Map<string, string>();
-  /** Lists warmed to their end, and when. */
-  const finished = new Map<string, number>();
+  /** Lists warmed to their end, and when; the one that finished longest ago goes first. */
+  const finished = new LRUCache<string, number>({ max: MAX_FINISHED });
   /** Pages the warmer fetched and no person has asked for yet. */
   const warmed = new WeakSet<StoredPage>();
   let closed = false;
@@ -185,9 +186,7 @@ export function createChainWarmer(options: ChainWarmerOptions): ChainWarmer {
       if (readingOf.get(reader) === warm.id) readingOf.delete(reader);
     }
     if (reason === 'end') {
-      finished.delete(warm.id);
       finished.set(warm.id, now());
-      if (finished.size > MAX_FINISHED) finished.delete(finished.keys().next().value!);
     }
   };
 
@@ -278,7 +277,8 @@ export function createChainWarmer(options: ChainWarmerOptions): ChainWarmer {
         readingOf.set(reader, id);
         return;
       }
-      const warmedAt = finished.get(id);
+      // Looking does not make it recent: what counts is when its warming finished.
+      const warmedAt = finished.peek(id);
       if (warmedAt !== undefined && at - warmedAt < rewarmAfterMs) {
         stats.skipped.recent++;
         return;
