@@ -62,12 +62,12 @@ const vendor = (name: string, packages: string[]) => ({
  * them relative to itself, as it does in the source, and the two weights of each font the cards
  * draw (fonts/, cards/card-fonts.ts). Full maps, for --enable-source-maps.
  */
-export const SERVER_OUT_DIR = 'dist/.server';
+const SERVER_OUT_DIR = 'dist/.server';
 const serverBuild: UserConfig = {
   publicDir: false,
   plugins: [
     {
-      name: 'server-messages',
+      name: 'server-files',
       apply: 'build',
       closeBundle() {
         cpSync('src/shared/messages', `${SERVER_OUT_DIR}/messages`, { recursive: true });
