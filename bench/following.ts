@@ -26,6 +26,7 @@ import type { BenchRow } from './table.ts';
 type Followed = { kind: 'playlist' | 'channel'; id: string; title: string };
 
 const FEW = 50;
+/** The full run's many lists; the smoke run follows fewer (`many`), its figures mean nothing. */
 const MANY = 5_000;
 /** A fast reader's steady scroll, for long enough to pass hundreds of cards. */
 const SCROLL_PX_PER_SECOND = 6_000;
@@ -40,18 +41,18 @@ function fewLists(): Followed[] {
     .map(({ id, title }) => ({ kind: 'playlist', id, title }));
 }
 
-function manyLists(): Followed[] {
+function manyLists(many: number): Followed[] {
   const { channels, playlists } = generateDemoCatalogue();
   const real: Followed[] = [
     ...channels.map(({ id, title }) => ({ kind: 'channel' as const, id, title })),
     ...playlists.map(({ id, title }) => ({ kind: 'playlist' as const, id, title })),
   ];
-  const unknown = Array.from({ length: MANY - real.length }, (_, i) => ({
+  const unknown = Array.from({ length: Math.max(0, many - real.length) }, (_, i) => ({
     kind: 'playlist' as const,
     id: `PLnotInTheDemoCatalogue${String(i).padStart(11, '0')}`,
     title: `Unknown playlist ${i}`,
   }));
-  return [...real, ...unknown];
+  return [...real, ...unknown].slice(0, many);
 }
 
 /** A page whose storage follows `lists`. */
@@ -165,8 +166,8 @@ interface ScrollMeasure {
   distance: number;
 }
 
-/** Scrolls the window down at a steady speed for SCROLL_SECONDS, by animation frames. */
-async function scrollThrough(page: Page): Promise<ScrollMeasure> {
+/** Scrolls the window down at a steady speed for `seconds`, by animation frames. */
+async function scrollThrough(page: Page, seconds: number): Promise<ScrollMeasure> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(300);
   const { started, frames, distance } = await page.evaluate(
@@ -189,7 +190,7 @@ async function scrollThrough(page: Page): Promise<ScrollMeasure> {
         };
         requestAnimationFrame(step);
       }),
-    [SCROLL_PX_PER_SECOND, SCROLL_SECONDS] as const,
+    [SCROLL_PX_PER_SECOND, seconds] as const,
   );
   const longTasks = await page.evaluate(
     (from) =>
@@ -273,12 +274,12 @@ async function fewRows(browser: Browser, profile: LatencyProfile, rounds: number
   ] satisfies BenchRow[];
 }
 
-async function manyRows(browser: Browser, rounds: number) {
-  const lists = manyLists();
+async function manyRows(browser: Browser, rounds: number, many: number, seconds: number) {
+  const lists = manyLists(many);
   const warm = { refresh: [] as number[], pages: [] as number[] };
   const scroll = { view: [] as ScrollMeasure[], reference: [] as ScrollMeasure[] };
   for (let round = 0; round < rounds; round++) {
-    console.error(`bench 17: ${MANY} lists, round ${round + 1} of ${rounds}`);
+    console.error(`bench 17: ${many} lists, round ${round + 1} of ${rounds}`);
     const explorer = await startExplorer(undefined, profileEnv(LOCAL));
     try {
       const { context, page } = await followingPage(browser, lists);
@@ -288,15 +289,15 @@ async function manyRows(browser: Browser, rounds: number) {
       warm.refresh.push(await warmRefresh(page, lists.length));
       const [, pages] = await fetchDirectly(page, lists, 6);
       warm.pages.push(pages);
-      scroll.view.push(await scrollThrough(page));
+      scroll.view.push(await scrollThrough(page, seconds));
       await context.close();
       // The reference scroll: the 5,000-video playlist's view, in a page of its own, its pages
       // cached by a first pass.
       const reference = await followingPage(browser, []);
       await reference.page.goto(`${explorer.url}/playlist/${FIXTURE_IDS.playlist5000}`);
       await reference.page.waitForSelector('html[data-hydrated]', { state: 'attached' });
-      await scrollThrough(reference.page);
-      scroll.reference.push(await scrollThrough(reference.page));
+      await scrollThrough(reference.page, seconds);
+      scroll.reference.push(await scrollThrough(reference.page, seconds));
       await reference.context.close();
     } finally {
       await explorer.stop();
@@ -314,11 +315,11 @@ async function manyRows(browser: Browser, rounds: number) {
   return [
     {
       bench: '17',
-      measure: labelled(`Following, ${MANY} lists, warm: Refresh → all read again`, {
+      measure: labelled(`Following, ${many} lists, warm: Refresh → all read again`, {
         profile: LOCAL,
       }),
       figure: ms(warm.refresh),
-      reference: `the ${MANY} cached first pages fetched directly, 6 at a time ${ms(warm.pages)}`,
+      reference: `the ${many} cached first pages fetched directly, 6 at a time ${ms(warm.pages)}`,
       ratio: formatSpread(warmRatio, 2, '×'),
       target: '≤ 1.2×',
       met: warmRatio.median <= 1.2,
@@ -326,7 +327,7 @@ async function manyRows(browser: Browser, rounds: number) {
     {
       bench: '17',
       measure: labelled(
-        `Following, ${MANY} lists: scrolled for ${SCROLL_SECONDS} s at ${SCROLL_PX_PER_SECOND} px/s`,
+        `Following, ${many} lists: scrolled for ${seconds} s at ${SCROLL_PX_PER_SECOND} px/s`,
         {
           profile: LOCAL,
         },
@@ -347,13 +348,17 @@ async function manyRows(browser: Browser, rounds: number) {
 export async function benchFollowing(options: {
   profiles: readonly LatencyProfile[];
   rounds: number;
+  /** Lists followed in the many-lists rows, and seconds of their scroll (smaller in the smoke run). */
+  many?: number;
+  scrollSeconds?: number;
 }): Promise<BenchRow[]> {
+  const { many = MANY, scrollSeconds = SCROLL_SECONDS } = options;
   const browser = await launchChromium();
   try {
     const rows: BenchRow[] = [];
     for (const profile of options.profiles)
       rows.push(...(await fewRows(browser, profile, options.rounds)));
-    rows.push(...(await manyRows(browser, options.rounds)));
+    rows.push(...(await manyRows(browser, options.rounds, many, scrollSeconds)));
     return rows;
   } finally {
     await browser.close();

@@ -205,7 +205,15 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
         samples: smoke ? 2 : 6,
       }),
   ],
-  ['17', () => benchFollowing({ profiles, rounds: smoke ? 1 : 3 })],
+  [
+    '17',
+    () =>
+      benchFollowing({
+        profiles,
+        rounds: smoke ? 1 : 3,
+        ...(smoke ? { many: 500, scrollSeconds: 2 } : {}),
+      }),
+  ],
   ['18', () => benchJobs({ rounds: smoke ? 1 : 3, smoke })],
   [
     '19',
