@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BUILT_SERVER, staleBuild } from '../src/server/start.ts';
 import { startFlags } from '../src/test-support/start-flags.ts';
+import { familyTotal, SCRAPE_TOKEN, scrapeSamples } from '../src/test-support/metrics-scrape.ts';
 import { freePort, withAllCores } from './processes.ts';
 import { formatSpread, spread } from './stats.ts';
 import type { BenchRow } from './table.ts';
@@ -27,7 +27,6 @@ interface Started {
 async function startOnce(command: string, args: string[]): Promise<Started> {
   const port = await freePort();
   const stateDir = mkdtempSync(join(tmpdir(), 'bench-start-'));
-  const token = randomBytes(24).toString('base64url');
   const started = performance.now();
   // Its own process group: `npm start` becomes the server through a shell, and all of it stops.
   const child = spawn(command, args, {
@@ -39,7 +38,7 @@ async function startOnce(command: string, args: string[]): Promise<Started> {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       STATE_DIR: stateDir,
-      METRICS_TOKEN: token,
+      METRICS_TOKEN: SCRAPE_TOKEN,
       CATALOGUE_BASE_URL: '',
     },
   });
@@ -57,11 +56,8 @@ async function startOnce(command: string, args: string[]): Promise<Started> {
     if (Number.isNaN(ms)) throw new Error(`${args.join(' ')} did not answer within 15 s`);
     // Idle: what start-up allocated and left, once the first collections have run.
     await sleep(2_000);
-    const metrics = await (
-      await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
-    ).text();
-    const used = /^explorer_nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(metrics);
-    return { ms, heapMb: used ? Number(used[1]) / 2 ** 20 : Number.NaN };
+    const used = familyTotal(await scrapeSamples(url), 'explorer_nodejs_heap_size_used_bytes');
+    return { ms, heapMb: used / 2 ** 20 };
   } finally {
     if (child.pid !== undefined && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -37,23 +37,24 @@ const xml = (text: string) =>
 
 let configured = false;
 
-/** The packages' folders of the weights the cards draw, each with its place in a build. */
-function fontFolders(): Array<{ folder: string; built: string }> {
+/** Each weight the cards draw: its package, and its folder in a build (the package's name). */
+const WEIGHTS = PACKAGES.flatMap(([pkg, weights]) =>
+  weights.map((weight) => ({ pkg, built: join(basename(pkg), weight), weight })),
+);
+
+/** A weight's folder inside its installed package (a development dependency). */
+function packageFolder(pkg: string, weight: string): string {
   const require = createRequire(import.meta.url);
-  return PACKAGES.flatMap(([pkg, weights]) => {
-    const root = dirname(require.resolve(`${pkg}/package.json`));
-    return weights.map((weight) => ({
-      folder: join(root, weight),
-      built: join(basename(root), weight),
-    }));
-  });
+  return join(dirname(require.resolve(`${pkg}/package.json`)), weight);
 }
 
 /** Copies the fonts the cards draw into `fontsDir` (the server build's fonts folder). */
 export function copyCardFonts(fontsDir: string): void {
-  for (const { folder, built } of fontFolders())
+  for (const { pkg, weight, built } of WEIGHTS) {
+    const folder = packageFolder(pkg, weight);
     for (const file of readdirSync(folder).filter((name) => name.endsWith('.ttf')))
       cpSync(join(folder, file), join(fontsDir, built, file));
+  }
 }
 
 /** Where the built server finds the fonts copied beside it (dist/.server/fonts). */
@@ -63,11 +64,10 @@ const BUILT_FONTS = fileURLToPath(new URL('../fonts/', import.meta.url));
 export function useCardFonts(): void {
   if (configured) return;
   configured = true;
-  const folders = existsSync(BUILT_FONTS)
-    ? PACKAGES.flatMap(([pkg, weights]) =>
-        weights.map((weight) => join(BUILT_FONTS, basename(pkg), weight)),
-      )
-    : fontFolders().map(({ folder }) => folder);
+  const built = existsSync(BUILT_FONTS);
+  const folders = WEIGHTS.map(({ pkg, weight, built: folder }) =>
+    built ? join(BUILT_FONTS, folder) : packageFolder(pkg, weight),
+  );
   // One file per set of folders: two checkouts on one machine never point at each other's.
   const which = hash('sha1', folders.join('\n'), 'hex').slice(0, 12);
   const home = join(
