@@ -55,9 +55,11 @@ const vendor = (name: string, packages: string[]) => ({
 /**
  * The explorer server itself (`vite build --mode server`, after the app's two builds): its
  * TypeScript bundled into one JavaScript module under dist/.server (a dot folder, never served),
- * so that `npm start` runs no type stripping, holds no TypeScript source in its heap and loads one
- * file of its own instead of two hundred. Its libraries stay in node_modules, loaded by Node as
- * from the source. The module is written one folder down (server/index.js) with the translations
+ * so that `npm start` runs no type stripping, holds no TypeScript source in its heap and loads a
+ * few files of its own instead of two hundred: the module, and beside it the chunks it imports
+ * on first use (feeds, cards, Redis), whose libraries then load only when needed. Its libraries
+ * stay in node_modules, loaded by Node as from the source. The module is written one folder
+ * down (server/index.js) with the translations
  * it renders with beside that folder (messages/), where shared/i18n/catalog-files.ts looks for
  * them relative to itself, as it does in the source, and the two weights of each font the cards
  * draw (fonts/, cards/card-fonts.ts). Full maps, for --enable-source-maps.
@@ -83,7 +85,7 @@ const serverBuild: UserConfig = {
     target: 'node24',
     minify: false,
     rolldownOptions: {
-      output: { entryFileNames: 'server/[name].js' },
+      output: { entryFileNames: 'server/[name].js', chunkFileNames: 'server/[name]-[hash].js' },
     },
   },
 };

@@ -58,6 +58,7 @@ server.listen(config.port, config.host, () => {
     { url: `http://${shown}:${port}`, upstream: explorer.upstreamUrl },
     'explorer listening',
   );
+  void explorer.warmUp();
 });
 
 // Metrics on a private port when one is configured (metrics-server.ts); it closes with the

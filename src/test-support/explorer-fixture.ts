@@ -181,11 +181,16 @@ export async function startExplorerFixture(
   const children = new Set<ChildProcess>();
   let workDir: string | undefined;
 
-  async function serve(env: ExplorerEnv = {}, { logger = createLogger('silent') } = {}) {
+  async function serve(
+    env: ExplorerEnv = {},
+    { logger = createLogger('silent'), warmUp = true } = {},
+  ) {
     const config = readServerConfig(envFor(env));
     const explorer = await startExplorer(config, logger);
     const edge = createHttpEdge(explorer.listener, { timeouts: config.http, logger });
     await new Promise<void>((done) => edge.server.listen(0, '127.0.0.1', done));
+    // As index.ts does once listening; awaited, so that no test's first render pays for it.
+    if (warmUp) await explorer.warmUp();
     const { port } = edge.server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     const one: ServedExplorer = {

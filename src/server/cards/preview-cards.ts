@@ -24,7 +24,7 @@ import { catalogLocaleOf, DEFAULT_LOCALE, LANGUAGE_PARAM } from '../../shared/lo
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { CARDS_PREFIX, HOME_CARD } from './card-address.ts';
 import { NO_CARD_STORE, type CardStore } from './card-store.ts';
-import { drawCard, type CardContent } from './card-image.ts';
+import type { CardContent } from './card-image.ts';
 
 // Preview cards: the image a shared link unfurls with, one per view (`/cards<view path>.png`,
 // `?index=N` for a playlist's item N, `/cards/home.png` for the home page). The words come
@@ -215,6 +215,9 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     if (started !== undefined) return { kind: 'card', ...(await started) };
     const drawn = (async () => {
       const images = await Promise.all(plan.thumbnails.map(picture));
+      // sharp (libvips, Pango and the card fonts) loads with the first card drawn, not with
+      // the process: a replica whose lists are never shared never draws one.
+      const { drawCard } = await import('./card-image.ts');
       const card = asCard(await drawCard({ ...plan.content, images }));
       store.set(key, card.png);
       kept.set(key, card);

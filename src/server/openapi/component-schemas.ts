@@ -38,7 +38,7 @@ import {
 
 /** `/healthz` and `/readyz` answer this (routes/health.ts). */
 export const healthSchema = z.object({
-  status: z.enum(['ok', 'ready', 'degraded', 'stopping']),
+  status: z.enum(['ok', 'ready', 'degraded', 'starting', 'stopping']),
   /** Why the explorer is not ready, or degraded, when it says. */
   reason: z.enum(['upstream_credentials_rejected', 'shared_state_unavailable']).optional(),
   /** What failed, when the state shared with other replicas is unreachable. */

@@ -37,7 +37,7 @@ const csvColumns = endpointNames
 
 export const OPERATION_PROSE: Record<string, string> = {
   healthz: `Always \`{"status":"ok"}\`. ${NOT_STORED}`,
-  readyz: `\`ready\`, or 503 with \`stopping\` once shutdown began, or \`degraded\` (reason \`upstream_credentials_rejected\`) while the catalogue refuses the explorer’s credentials and every lookup would fail. A replica that lost the state it shares with others is \`degraded\` (reason \`shared_state_unavailable\`) but still ready: it serves alone. ${NOT_STORED}`,
+  readyz: `\`ready\`, or 503 with \`starting\` while a just-started process loads its renderer (a moment after it listens), or with \`stopping\` once shutdown began, or \`degraded\` (reason \`upstream_credentials_rejected\`) while the catalogue refuses the explorer’s credentials and every lookup would fail. A replica that lost the state it shares with others is \`degraded\` (reason \`shared_state_unavailable\`) but still ready: it serves alone. ${NOT_STORED}`,
   metrics:
     'The text exposition format. This route exists only when the operator configured a token (otherwise it is a 404 like any unknown path); a separate metrics port, when configured, serves the same text without one.',
   oembed: [

@@ -121,6 +121,7 @@ export function createServerApp(options: ServerAppOptions): Hono<AppEnv> {
     trustProxy,
     upstream,
     isStopping,
+    isStarting: options.isStarting,
     sharingDown: options.sharingDown ?? (() => undefined),
     demoEntries: options.demoEntries ?? null,
     metrics: options.metrics,

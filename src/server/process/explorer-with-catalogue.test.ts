@@ -51,9 +51,9 @@ afterAll(async () => {
 });
 
 /** An explorer in front of the counting proxy unless `env` says otherwise. */
-async function serveExplorer(env: ExplorerEnv = {}) {
+async function serveExplorer(env: ExplorerEnv = {}, { warmUp = true } = {}) {
   const logger = createLogger('debug', { write: (line: string) => void logLines.push(line) });
-  const served = await fixture.serve({ STATIC_ROOT: staticRoot, ...env }, { logger });
+  const served = await fixture.serve({ STATIC_ROOT: staticRoot, ...env }, { logger, warmUp });
   const get = async (path: string, init: RequestInit = {}) => {
     const response = await served.get(path, init);
     const text = await response.text();
@@ -257,6 +257,24 @@ describe('injected faults', () => {
     ).toBe(429); // held back, not sent
     expect(fixture.upstream.hits()).toBe(1);
   });
+});
+
+describe('a just-started explorer', () => {
+  it.skipIf(!hasServerBuild)(
+    'is alive at once, renders a page that comes before its warm-up, and is ready after it',
+    async () => {
+      const { get, explorer } = await serveExplorer({}, { warmUp: false });
+      expect((await get('/healthz')).response.status).toBe(200);
+      const starting = await get('/readyz');
+      expect(starting.response.status).toBe(503);
+      expect(JSON.parse(starting.text)).toEqual({ status: 'starting' });
+      // The renderer loads for this page's render, before the warm-up asks for it.
+      const page = await get(`/playlist/${FIXTURE_IDS.playlist100}`);
+      expect(page.text).toMatch(/<article [^>]*aria-posinset=/);
+      await explorer.warmUp();
+      expect(JSON.parse((await get('/readyz')).text)).toEqual({ status: 'ready' });
+    },
+  );
 });
 
 describe('wrong credentials', () => {

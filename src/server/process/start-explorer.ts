@@ -23,7 +23,7 @@ import {
   meteredUpstream,
 } from '../observability/metered-parts.ts';
 import { createMetrics, type ExplorerMetrics } from '../observability/metrics.ts';
-import { createSharedState, type SharedState } from '../shared-state/shared-state.ts';
+import type { SharedState } from '../shared-state/shared-state.ts';
 import { createLocalState, type DeploymentState } from '../shared-state/deployment-state.ts';
 import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
@@ -63,6 +63,11 @@ export interface Explorer {
   metrics: ExplorerMetrics | null;
   /** /readyz answers 503 from now on. */
   markStopping(): void;
+  /**
+   * Loads what the first visitors would otherwise wait for (the renderer): called once the
+   * server listens, so that the process answers at once; /readyz says `starting` meanwhile.
+   */
+  warmUp(): Promise<void>;
   /** Closes the upstream pools and the embedded catalogue. */
   close(): Promise<void>;
 }
@@ -133,7 +138,8 @@ async function assembleExplorer(
   // through Redis; without it, this process keeps them in its own memory, the hour's spending
   // and the pages it fetched also on disk (STATE_DIR: quota/quota-journal.ts,
   // pages/disk-pages.ts) to outlive it, each row keyed by the upstream it is true of
-  // (disk/upstream-scope.ts). Chosen here, once.
+  // (disk/upstream-scope.ts). Chosen here, once; the Redis client and its limiter library load
+  // only in a replica that has Redis.
   const scope = upstreamScope(config.upstream);
   const state: DeploymentState =
     config.redis === null
@@ -152,7 +158,7 @@ async function assembleExplorer(
                   logger,
                 }),
         })
-      : createSharedState({
+      : (await import('../shared-state/shared-state.ts')).createSharedState({
           config: config.redis,
           quotaBudget: config.quotaBudget,
           quotaWindowSeconds: config.quotaWindowSeconds,
@@ -285,7 +291,9 @@ async function assembleExplorer(
           },
         });
 
-  const shell = options.devShell ?? (staticSite && (await loadBuiltShell(staticSite, logger)));
+  const builtShell =
+    options.devShell === undefined && staticSite ? loadBuiltShell(staticSite, logger) : null;
+  const shell = options.devShell ?? builtShell;
   const appHtml =
     shell &&
     createAppHtml(
@@ -317,6 +325,8 @@ async function assembleExplorer(
     logger,
   });
   let stopping = false;
+  // From the start until the renderer is loaded (warmUp, once the server listens).
+  let warming = builtShell !== null && builtShell.render !== null;
   const requestLogger = createRequestLogger(logger);
   const app = createServerApp({
     pageSource,
@@ -341,6 +351,7 @@ async function assembleExplorer(
     firstPaintWaitMs: config.firstPaintWaitMs,
     upstreamRoundTripMs: roundTrip.typicalMs,
     isStopping: () => stopping,
+    isStarting: () => warming,
     sharingDown: state.down,
     metrics: metrics ? { registry: metrics, token: config.metrics.token } : undefined,
     wholeList: { quota, shares, channelTitles, walks, stallMs: config.http.idleMs },
@@ -367,6 +378,10 @@ async function assembleExplorer(
     upstreamUrl: baseUrl,
     markStopping: () => {
       stopping = true;
+    },
+    async warmUp() {
+      await builtShell?.warmUp();
+      warming = false;
     },
     async close() {
       chainWarmer?.close();

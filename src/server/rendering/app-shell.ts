@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { RenderApp } from '../../shared/app-render.ts';
@@ -17,32 +18,40 @@ import type { StaticSite } from './static-files.ts';
 export const SERVER_BUILD_DIR = '.ssr';
 const SERVER_ENTRY_FILE = 'entry-server.js';
 
-export async function loadBuiltShell(site: StaticSite, logger: Logger): Promise<AppShell> {
+/** The built app, and a way to load its renderer before the first visitor needs it. */
+export interface BuiltShell extends AppShell {
+  /**
+   * One render before the first visitor's: a fresh process loads the app's server entry and
+   * compiles React's server code on its first render (a few hundred milliseconds), which would
+   * otherwise delay that visitor's first paint. Run once the server listens, in two tasks (the
+   * load, then the render) so that probes meanwhile are answered between them.
+   */
+  warmUp(): Promise<void>;
+}
+
+export function loadBuiltShell(site: StaticSite, logger: Logger): BuiltShell {
   const entry = join(site.root, SERVER_BUILD_DIR, SERVER_ENTRY_FILE);
-  let render: RenderApp | null = null;
-  if (existsSync(entry)) {
-    try {
-      ({ render } = (await import(pathToFileURL(resolve(entry)).href)) as { render: RenderApp });
-      // One render before the first visitor's: a fresh process compiles React's server code on
-      // its first render (tens of milliseconds), which would otherwise delay that visitor's
-      // first paint. A list view, loading, goes through the most of it and needs no upstream.
-      const { locale, messages } = translationsFor(DEFAULT_LOCALE);
-      await render({
-        url: '/playlist/PLwarmUpTheRenderer000000000000000',
-        locale,
-        messages,
-        screen: 'wide',
-      }).catch((error: unknown) => logger.warn({ err: error }, 'the renderer could not warm up'));
-    } catch (error) {
-      // Pages still work, rendered by the browser alone; the log says why.
-      logger.error({ err: error, entry }, 'the server build of the app cannot be loaded');
-    }
-  } else {
+  // Loaded on the first render or the warm-up, whichever comes first, not before the server
+  // listens: the process's start does not wait for React's server code.
+  let loaded: Promise<RenderApp> | undefined;
+  const load = () =>
+    (loaded ??= import(pathToFileURL(resolve(entry)).href).then(
+      (module: { render: RenderApp }) => module.render,
+      (error: unknown) => {
+        // Pages still work, rendered by the browser alone; the log says why, once.
+        logger.error({ err: error, entry }, 'the server build of the app cannot be loaded');
+        throw error;
+      },
+    ));
+  const present = existsSync(entry);
+  if (!present)
     logger.warn(
       { entry },
       'no server build of the app: pages are rendered by the browser alone (run `npm run build`)',
     );
-  }
+  const render: RenderApp | null = present
+    ? (request) => load().then((loadedRender) => loadedRender(request))
+    : null;
   const { template, hashes } = inlineStylesheets(site.index.body.toString('utf8'), (path) =>
     site.files.get(path)?.body.toString('utf8'),
   );
@@ -51,5 +60,22 @@ export async function loadBuiltShell(site: StaticSite, logger: Logger): Promise<
     preloads: (pathname) => site.preloads.linksFor(pathname),
     render,
     styleHashes: hashes,
+    async warmUp() {
+      if (render === null) return;
+      try {
+        await load();
+        await setImmediate();
+        // A list view, loading, goes through the most of it and needs no upstream.
+        const { locale, messages } = translationsFor(DEFAULT_LOCALE);
+        await render({
+          url: '/playlist/PLwarmUpTheRenderer000000000000000',
+          locale,
+          messages,
+          screen: 'wide',
+        });
+      } catch (error) {
+        logger.warn({ err: error }, 'the renderer could not warm up');
+      }
+    },
   };
 }

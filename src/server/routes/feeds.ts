@@ -13,7 +13,6 @@ import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { problemResponse, respond } from '../http/responses.ts';
 import { problem } from '../../shared/problem.ts';
-import { feedDocument, feedUpdated, jsonFeedObject } from '../feeds/feed-documents.ts';
 import type { FeedSource } from '../feeds/feed-source.ts';
 import { publicOrigin } from '../rendering/public-origin.ts';
 
@@ -21,6 +20,10 @@ import { publicOrigin } from '../rendering/public-origin.ts';
 // polls: every poll is answered from the page source's cache while the list's pages are fresh
 // (one upstream lookup per freshness window at most, however many readers poll, merged when
 // they poll at once), and with a validator, so that a poll of an unchanged feed is a 304.
+
+// The writers (and their XML and JSON Feed libraries) load with the first feed asked for, not
+// with the process: most replicas start, and many run, without ever writing one.
+const feedDocuments = () => import('../feeds/feed-documents.ts');
 
 /** As long as a channel's newest page stays fresh in the cache (page-source.ts). */
 const MAX_AGE_SECONDS = 300;
@@ -66,6 +69,7 @@ export function feeds({ feedSource, publicUrl, trustProxy }: FeedRouteOptions): 
     }
     const format = address.format ?? negotiate(c.req.header('accept'));
     const origin = publicOrigin(c.req.raw, { publicUrl, trustProxy });
+    const { feedDocument, feedUpdated } = await feedDocuments();
     const body = feedDocument(answer.content, format, origin);
     const etag = `"${hash('sha1', body, 'base64url')}"`;
     const updated = feedUpdated(answer.content);
@@ -132,6 +136,7 @@ export function feedUpdates({
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
+        const { jsonFeedObject } = await feedDocuments();
         await Promise.all(
           lists.map(async (address) => {
             const name = `${address.list}:${address.id}`;

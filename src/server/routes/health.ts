@@ -4,7 +4,8 @@ import { JSON_TYPE, respond } from '../http/responses.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 
 // Probes for an orchestrator or a balancer. /healthz: the process answers. /readyz: it should
-// get traffic: not once shutdown began, nor while the upstream refuses its credentials (every
+// get traffic: not while it is starting (the renderer still loading, which the first visitors
+// would wait for), not once shutdown began, nor while the upstream refuses its credentials (every
 // lookup would fail). A replica that lost Redis says it is degraded, and why, but stays ready:
 // it still serves. Both are public, so they say only that and why: the quota and cache
 // figures are for operators, on /metrics (metrics.ts).
@@ -13,6 +14,8 @@ export interface ReadinessSources {
   upstream: Pick<UpstreamClient, 'health'>;
   /** True once shutdown began. */
   isStopping: () => boolean;
+  /** True while the process, already listening, loads its renderer (start-explorer.ts). */
+  isStarting?: () => boolean;
   /**
    * Why the state replicas share is unreachable, or undefined while it is (or there are no
    * others: shared-state/deployment-state.ts). A replica without it still serves (its own
@@ -33,11 +36,14 @@ export function readyz(sources: ReadinessSources): Handler<AppEnv> {
     c.get('log').route = 'readyz';
     const health = sources.upstream.health();
     const sharing = sources.sharingDown();
+    const starting = sources.isStarting?.() ?? false;
     const status = sources.isStopping()
       ? 'stopping'
-      : health.credentialsRejected || sharing !== undefined
-        ? 'degraded'
-        : 'ready';
+      : starting
+        ? 'starting'
+        : health.credentialsRejected || sharing !== undefined
+          ? 'degraded'
+          : 'ready';
     const body = {
       status,
       reason: health.credentialsRejected
@@ -48,7 +54,7 @@ export function readyz(sources: ReadinessSources): Handler<AppEnv> {
       detail: sharing === undefined ? undefined : `redis: ${sharing}`,
     };
     // Only what stops every lookup takes the replica out of rotation.
-    const unready = sources.isStopping() || health.credentialsRejected;
+    const unready = sources.isStopping() || starting || health.credentialsRejected;
     return respond(unready ? 503 : 200, JSON.stringify(body), NOT_STORED);
   };
 }

@@ -173,23 +173,3 @@ function describe(error: unknown): string {
   if (/writeable|closed|connect/i.test(message)) return 'disconnected';
   return message.slice(0, 200);
 }
-
-/** A server-side script, sent once and then called by its hash (ioredis's defineCommand). */
-export type LuaScript = (keys: string[], args: Array<string | number | Buffer>) => Promise<unknown>;
-
-type Command = (...args: Array<string | number | Buffer>) => Promise<unknown>;
-
-export function luaScript(
-  client: Redis,
-  name: string,
-  numberOfKeys: number,
-  lua: string,
-  options: { buffers?: boolean } = {},
-): LuaScript {
-  client.defineCommand(name, { numberOfKeys, lua });
-  // defineCommand adds `name` and, replying with Buffers instead of strings, `${name}Buffer`.
-  const command = (client as unknown as Record<string, Command>)[
-    options.buffers ? `${name}Buffer` : name
-  ] as Command;
-  return (keys, args) => command.call(client, ...keys, ...args);
-}

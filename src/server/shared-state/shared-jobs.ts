@@ -1,6 +1,7 @@
 import type { JobRecord } from '../jobs/job-records.ts';
 import type { JobStore } from '../jobs/job-store.ts';
-import { luaScript, type RedisConnection } from './redis-connection.ts';
+import { luaScript } from './lua-script.ts';
+import type { RedisConnection } from './redis-connection.ts';
 
 // Jobs shared by replicas (jobs/job-store.ts is the port): any replica answers about any job,
 // and one at a time runs it. Under `{prefix}jobs:{scope}:`

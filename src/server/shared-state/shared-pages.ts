@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import { decodeEntry, encodeEntry } from '../pages/entry-codec.ts';
 import type { SecondLevel, SecondLevelRead } from '../pages/second-level.ts';
-import { luaScript, type RedisConnection } from './redis-connection.ts';
+import { luaScript } from './lua-script.ts';
+import type { RedisConnection } from './redis-connection.ts';
 
 // The page cache's second level for replicas, through Redis (the port is
 // pages/second-level.ts): pages any replica fetched, who is fetching a page right now, and

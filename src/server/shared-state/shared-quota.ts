@@ -11,7 +11,8 @@ import {
   jobCapOf,
   MIN_WINDOW_SECONDS,
 } from '../quota/quota-window.ts';
-import { luaScript, type RedisConnection } from './redis-connection.ts';
+import { luaScript } from './lua-script.ts';
+import type { RedisConnection } from './redis-connection.ts';
 
 // The account's budget shared by every replica: one sliding window (an hour unless
 // CATALOGUE_QUOTA_WINDOW says otherwise: quota/quota-window.ts) for the whole deployment.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LeaseAnswer, WalkLease, WalkLeases } from '../whole-list/walk-leases.ts';
-import { luaScript, type RedisConnection } from './redis-connection.ts';
+import { luaScript } from './lua-script.ts';
+import type { RedisConnection } from './redis-connection.ts';
 
 // Whole-list walks across replicas (whole-list/list-walk.ts): a client's running walks are
 // counted for the whole deployment, so a third walk is refused whichever replica it reaches;
