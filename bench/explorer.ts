@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFlags } from '../src/test-support/start-flags.ts';
-import { BUILT_SERVER } from '../src/server/start.ts';
+import { BUILT_SERVER, SERVER_ENV } from '../src/server/start.ts';
 import { freePort, SERVER_CORE, startChild, type Child } from './processes.ts';
 
 // The explorer server as users run it (`node src/server/index.ts`, after `npm run build`),
@@ -46,6 +46,7 @@ export async function startExplorer(
     // The built server with the flags of `npm start` (package.json), as a deployment runs it.
     [...startFlags(), BUILT_SERVER],
     withoutUnset({
+      ...SERVER_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

@@ -16,6 +16,7 @@ import { PAGE, writeRun, type BenchRun } from './benchmarks-page.ts';
 import { bundleRows } from './bundle-size.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchStartUp } from './start-up.ts';
+import { benchMemoryPlan } from './memory-plan.ts';
 import { benchCataloguePaging } from './catalogue-paging.ts';
 import { hasCommand, pinSelf } from './processes.ts';
 import { benchProxyCached } from './proxy-cached.ts';
@@ -225,6 +226,15 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
       ),
   ],
   ['start', () => benchStartUp({ rounds: smoke ? 1 : 5 })],
+  [
+    'memory',
+    () =>
+      benchMemoryPlan(
+        smoke
+          ? { views: 5, pages: 20, exports: false, feeds: 3, cards: 2 }
+          : { views: 400, pages: 10_000, exports: true, feeds: 1_000, cards: 600 },
+      ),
+  ],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
 ];
 

@@ -31,16 +31,18 @@ if (memory.verdict === 'cannot') {
   process.exit(1);
 }
 logger[memory.advice.length > 0 ? 'warn' : 'info']({ memory }, 'memory plan');
-const explorer = await startExplorer(config, logger).catch((error: unknown) => {
-  // Another process holds STATE_DIR: said in one line, naming the folder and its holder.
-  if (!(error instanceof StateDirInUse)) throw error;
-  logger.fatal(
-    { stateDir: error.dir, holderPid: error.holderPid },
-    `cannot start: ${error.message}`,
-  );
-  logger.flush();
-  process.exit(1);
-});
+const explorer = await startExplorer(config, logger, { memoryPlanMb: memory.needMb }).catch(
+  (error: unknown) => {
+    // Another process holds STATE_DIR: said in one line, naming the folder and its holder.
+    if (!(error instanceof StateDirInUse)) throw error;
+    logger.fatal(
+      { stateDir: error.dir, holderPid: error.holderPid },
+      `cannot start: ${error.message}`,
+    );
+    logger.flush();
+    process.exit(1);
+  },
+);
 
 const edge = createHttpEdge(explorer.listener, {
   timeouts: config.http,

@@ -11,6 +11,15 @@ import { join } from 'node:path';
 
 export const BUILT_SERVER = 'dist/.server/server/index.js';
 
+/**
+ * The environment the server runs in, beside the caller's (which wins). glibc's malloc gives
+ * each thread that allocates an arena of its own (up to eight per core), and memory freed in
+ * one is not handed back while any of it is in use: libvips' threads (cards, thumbnails) and
+ * Node's own left a loaded process 55 MiB larger at its peak, 458 MiB against 403 with two
+ * arenas (bench memory). Elsewhere than glibc it is ignored.
+ */
+export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
 /** What the build reads: a file changed here since the build means the build is stale. */
 const SOURCES = [
   'src',
@@ -68,10 +77,13 @@ if (import.meta.main) {
   }
   const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
   const args = [...flags, BUILT_SERVER];
-  if (process.execve) process.execve(process.execPath, [process.execPath, ...args]);
+  // The caller's environment is the server's, read by its config.ts; only defaults are added.
+  // eslint-disable-next-line no-restricted-properties
+  const env = { ...SERVER_ENV, ...process.env };
+  if (process.execve) process.execve(process.execPath, [process.execPath, ...args], env);
   else {
     // Where there is no execve (Windows), the server is a child, and its stop is passed on.
-    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env });
     for (const signal of ['SIGINT', 'SIGTERM'] as const)
       process.on(signal, () => child.kill(signal));
     child.on('exit', (code) => process.exit(code ?? 1));

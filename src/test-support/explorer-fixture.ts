@@ -76,7 +76,11 @@ export interface ExplorerFixture {
    * An explorer in this process, behind the HTTP edge on a loopback port; `env` adds to
    * `upstreamEnv` (`CATALOGUE_BASE_URL: ''` is the embedded mode, as in a .env file).
    */
-  serve(env?: ExplorerEnv, options?: { logger?: Logger }): Promise<ServedExplorer>;
+  /** `warmUp: false` leaves the renderer unloaded, as a process is just after it listens. */
+  serve(
+    env?: ExplorerEnv,
+    options?: { logger?: Logger; warmUp?: boolean },
+  ): Promise<ServedExplorer>;
   /**
    * `node src/server/index.ts` in an empty folder, so that no developer's .env takes part;
    * `env` as for `serve`; `nodeArgs` before the script (e.g. `npm start`'s flags).

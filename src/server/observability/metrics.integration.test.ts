@@ -129,6 +129,11 @@ describe('/metrics', () => {
     expect(value('explorer_cache_bytes')).toBeGreaterThan(0);
     expect(value('explorer_http_requests_in_flight')).toBe(1); // this scrape
     expect(value('explorer_process_resident_memory_bytes')).toBeGreaterThan(0);
+    // The plan said at start (memory-plan.ts): the defaults' 64 MiB cache, the side caches at
+    // their bounds, the process and working room; more than the process holds at rest.
+    const plan = value('explorer_memory_plan_bytes')!;
+    expect(plan).toBeGreaterThan(64 * 2 ** 20);
+    expect(plan).toBeGreaterThan(value('explorer_process_resident_memory_bytes')!);
     expect(value('explorer_walks_running', { of: 'walks' })).toBe(0);
     expect(types.get('explorer_walks_total')).toBe('counter');
   });

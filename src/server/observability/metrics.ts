@@ -18,6 +18,8 @@ export type UpstreamOutcome = number | string;
 
 /** Readings taken at scrape time from the parts that own them. */
 export interface MetricsSources {
+  /** The memory plan's total, said at start (process/memory-plan.ts). */
+  memoryPlanMb?: number;
   quota: Pick<QuotaGuard, 'stats'>;
   cache: Pick<ResponseCache<unknown>, 'stats'>;
   /** The upstream circuit breaker, when there is one. */
@@ -96,6 +98,12 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
     help: 'App pages answered 429 rather than rendered: the client was past its allowance of renders.',
     registers,
   });
+  if (sources.memoryPlanMb !== undefined)
+    new Gauge({
+      name: 'explorer_memory_plan_bytes',
+      help: 'Resident memory the plan at start said this process needs at most (its caches full, and working room): compare explorer_process_resident_memory_bytes.',
+      registers,
+    }).set(sources.memoryPlanMb * 2 ** 20);
   let inFlight = 0;
   new Gauge({
     name: 'explorer_http_requests_in_flight',

@@ -25,32 +25,35 @@ describe('the memory plan said at start', () => {
     ).toBeNull();
   });
 
-  it('the defaults, every cache at its bound, fit in 409 MiB, as the docs say', () => {
+  it('the defaults, every cache at its bound and cards drawn, fit in 494 MiB, as the docs say', () => {
     const plan = memoryPlan({
       cacheMaxBytes: 64 * MB,
       heapLimitBytes: GB_HEAP,
-      containerBytes: 409 * MB,
+      containerBytes: 494 * MB,
       sideCaches: sideCaches(),
     });
-    expect(plan).toMatchObject({ needMb: 409, verdict: 'fits' });
+    expect(plan).toMatchObject({ needMb: 494, verdict: 'fits' });
     expect(plan.sideCaches.map((cache) => cache.name)).toContain('preview cards');
+    expect(plan.sideCaches.map((cache) => cache.name)).toContain(
+      'drawing cards (libvips, Pango, the card fonts)',
+    );
   });
 
   it('a container without working room is tight, one the cache cannot fit in is refused, with what to set', () => {
     const tight = memoryPlan({
       cacheMaxBytes: 128 * MB,
       heapLimitBytes: GB_HEAP,
-      containerBytes: 384 * MB,
+      containerBytes: 360 * MB,
     });
     expect(tight.verdict).toBe('tight');
-    expect(tight.advice[0]).toMatch(/allow 403 MiB/);
+    expect(tight.advice[0]).toMatch(/allow 378 MiB/);
     const cannot = memoryPlan({
       cacheMaxBytes: 512 * MB,
       heapLimitBytes: GB_HEAP,
       containerBytes: 512 * MB,
     });
     expect(cannot.verdict).toBe('cannot');
-    expect(cannot.advice[0]).toMatch(/allow 787 MiB, or lower it to 237 MiB/);
+    expect(cannot.advice[0]).toMatch(/allow 762 MiB, or lower it to 262 MiB/);
   });
 
   it('counts every other cache at its bound, and refuses a container they leave no room in', () => {

@@ -14,8 +14,17 @@ import type { SideCache } from './memory-plan.ts';
 
 const MB = 2 ** 20;
 
-/** A playlist item held in a feed's tail: its strings (title, description, names, IDs) and objects. */
-const FEED_ITEM_BYTES = 700;
+/**
+ * A playlist item held in a feed's tail: its strings (title, description, names, IDs) and
+ * objects; bench memory's heap grew about 48 KB per further tail of 50 items.
+ */
+const FEED_ITEM_BYTES = 1_000;
+/**
+ * What drawing cards loads once, beside the cards kept: libvips and Pango's own memory, and the
+ * card fonts mapped from their files. Bench memory, with two malloc arenas (start.ts): 97 MiB
+ * more resident after 300 cards (8 MiB of them kept), 112 MiB after 1,200 (16 MiB kept).
+ */
+const CARD_DRAWING_MB = 96;
 /** A stored render of a view: its brotli copy (stored-render.ts), about 20 KB for a large list. */
 const PAGELESS_RENDER_BYTES = 25 * 1024;
 
@@ -25,6 +34,11 @@ export function sideCaches(): SideCache[] {
       name: 'preview cards',
       bound: `${CARDS_MAX_BYTES / MB} MiB of PNG`,
       mb: CARDS_MAX_BYTES / MB,
+    },
+    {
+      name: 'drawing cards (libvips, Pango, the card fonts)',
+      bound: 'loaded with the first card drawn',
+      mb: CARD_DRAWING_MB,
     },
     {
       name: 'feed tails',

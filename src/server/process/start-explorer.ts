@@ -72,6 +72,13 @@ export interface Explorer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** Vite's dev server, rendering from source (dev.ts); else the build. */
+  devShell?: AppShell;
+  /** What the memory plan said at start this process needs (index.ts), for /metrics. */
+  memoryPlanMb?: number;
+}
+
 /**
  * Starts the explorer. Without Redis, it first takes STATE_DIR for this process alone
  * (disk/state-dir-lock.ts): while another process holds it, this throws StateDirInUse, before
@@ -80,7 +87,7 @@ export interface Explorer {
 export async function startExplorer(
   config: ServerConfig,
   logger: Logger,
-  options: { devShell?: AppShell } = {},
+  options: StartOptions = {},
 ): Promise<Explorer> {
   const { stateDir, lock } = await holdStateDir(config, logger);
   let explorer: Explorer;
@@ -128,7 +135,7 @@ async function holdStateDir(
 async function assembleExplorer(
   config: ServerConfig,
   logger: Logger,
-  options: { devShell?: AppShell },
+  options: StartOptions,
 ): Promise<Explorer> {
   const { baseUrl, apiKey, apiSecret, catalogue } = await resolveUpstreamTarget(
     config.upstream,
@@ -221,6 +228,7 @@ async function assembleExplorer(
   const metricsOn = config.metrics.token !== undefined || config.metrics.port !== 0;
   const metrics = metricsOn
     ? createMetrics({
+        memoryPlanMb: options.memoryPlanMb,
         quota,
         cache: { stats: () => pages.cache.stats() },
         breaker: () => breaker.stats(),
