@@ -231,8 +231,8 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
     () =>
       benchMemoryPlan(
         smoke
-          ? { views: 5, pages: 20, exports: false, feeds: 3, cards: 2 }
-          : { views: 400, pages: 10_000, exports: true, feeds: 1_000, cards: 600 },
+          ? { views: 5, pages: 20, exports: false, feeds: 3, cards: 2, burstViews: 4 }
+          : { views: 400, pages: 10_000, exports: true, feeds: 1_000, cards: 600, burstViews: 200 },
       ),
   ],
   ['lighthouse', () => benchLighthouse({ runs: smoke ? 1 : 3, smoke })],
