@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,6 +19,7 @@ import {
 } from '../../test-support/test-upstream.ts';
 import { freePort } from '../../test-support/free-port.ts';
 import { startFlags } from '../../test-support/start-flags.ts';
+import { BUILT_SERVER, SERVER_ENV } from '../start.ts';
 import { SCRAPE_TOKEN, scrapeCache } from '../../test-support/metrics-scrape.ts';
 
 // The page cache bounds the process's memory, not only the pages' bytes: an explorer started
@@ -79,9 +80,10 @@ async function startExplorer(
   cacheBytes: number,
   flags: string[] = [],
   env: Record<string, string> = {},
+  entry = INDEX,
 ): Promise<Explorer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...flags, ...childMemoryArgs(), INDEX], {
+  const child = spawn(process.execPath, [...flags, ...childMemoryArgs(), entry], {
     cwd: workDir,
     env: {
       PATH: process.env.PATH ?? '',
@@ -208,10 +210,18 @@ describe('the page cache bounds the process, over real sockets', () => {
   }, 180_000);
 
   it('resident memory: 60,000 distinct pages with a 16 MiB cache grow the process by at most 48 MB after warm-up', async () => {
-    // As `npm start` runs it: its heap limit (package.json) is what keeps V8 from growing
-    // the heap far ahead of the live data, which resident memory otherwise followed (80 MB
-    // above the warm process where the limit was left to V8's default).
-    const explorer = await startExplorer(16 * 1024 * 1024, startFlags());
+    // As `npm start` runs it: the built server when there is one (`npm test` builds first),
+    // with its flags and environment (start.ts). Its heap limit (package.json) is what keeps V8
+    // from growing the heap far ahead of the live data, which resident memory otherwise
+    // followed (80 MB above the warm process where the limit was left to V8's default).
+    const built = existsSync(BUILT_SERVER);
+    console.log(`resident test: the server from its ${built ? 'build' : 'source'}`);
+    const explorer = await startExplorer(
+      16 * 1024 * 1024,
+      startFlags(),
+      { ...SERVER_ENV },
+      built ? resolve(BUILT_SERVER) : INDEX,
+    );
     try {
       const pid = explorer.child.pid!;
       await drive(explorer.url, 'warm', 2 * WARM_UP);
