@@ -4,7 +4,7 @@ import { etagOf } from '../http/representation.ts';
 import { decodeEntry, encodeEntry } from './entry-codec.ts';
 import { rightSized } from './memory-cost.ts';
 import type { PageCacheEntry } from './page-entry.ts';
-import type { SecondLevel, SecondLevelRead } from './second-level.ts';
+import { NO_SECOND_LEVEL, NOTHING_READ, type SecondLevel } from './second-level.ts';
 
 // The page cache's second level for a process alone: the pages it fetched, on disk in STATE_DIR,
 // so that after a restart, a deploy or a crash readers meet warm pages at once (fresh, or stale
@@ -34,8 +34,6 @@ export interface DiskPages extends SecondLevel {
   /** Writes what is pending, then closes the file. */
   close(): void;
 }
-
-const NOTHING: SecondLevelRead = { fetching: false };
 
 /** A page's last use is written back at most this often (a read is not a write each time). */
 const TOUCH_EVERY_MS = 60_000;
@@ -211,24 +209,22 @@ function diskPagesOver(
     });
   };
 
+  // Every claim is this process's, and no one else's result is waited for: as with no store.
   return {
+    ...NO_SECOND_LEVEL,
     read(key) {
       const entry = lookUp(key);
-      return entry === undefined ? NOTHING : { entry, fetching: false };
+      return entry === undefined ? NOTHING_READ : { entry, fetching: false };
     },
     entry: lookUp,
-    claim: () => true,
-    waitFor: () => Promise.resolve(NOTHING),
     store(key, entry, ttlMs) {
       if (failed || maxBytes <= 0) return;
       pending.set(key, { entry, expires: now() + ttlMs });
       flushing ??= setImmediate(flush);
     },
-    release() {},
     countHit() {
       hits++;
     },
-    countMerged() {},
     stats: () => ({ entries, bytes, hits, failed }),
     close() {
       if (flushing !== undefined) clearImmediate(flushing);

@@ -40,14 +40,15 @@ export interface SecondLevel {
   countMerged(): void;
 }
 
-const NOTHING: SecondLevelRead = { fetching: false };
+/** A read that found nothing, and no one fetching. */
+export const NOTHING_READ: SecondLevelRead = { fetching: false };
 
 /** A process alone: nothing beyond its own cache, and every claim its own. */
 export const NO_SECOND_LEVEL: SecondLevel = {
-  read: () => NOTHING,
+  read: () => NOTHING_READ,
   entry: () => undefined,
   claim: () => true,
-  waitFor: () => Promise.resolve(NOTHING),
+  waitFor: () => Promise.resolve(NOTHING_READ),
   store() {},
   release() {},
   countHit() {},

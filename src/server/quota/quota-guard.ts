@@ -193,6 +193,12 @@ export function createQuotaGuard(
     }
     head = bucket;
   };
+  /** The second now, the window slid up to it. */
+  const tick = () => {
+    const current = Math.floor(now() / 1000);
+    advance(current);
+    return current;
+  };
 
   /** Seconds until the oldest calls leave the window and `calls` more fit under `cap`. */
   const secondsUntilRoom = (current: number, calls: number, cap: number): number => {
@@ -241,12 +247,12 @@ export function createQuotaGuard(
     if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
     const refused = refusal(calls, cap);
     if (refused !== undefined) return refused;
-    const second = Math.floor(now() / 1000);
+    const second = tick();
     count(second, calls);
     return {
       ok: true,
       reservation: reservationOf(calls, (unspent) => {
-        advance(Math.floor(now() / 1000));
+        tick();
         // Calls reserved a window ago have left it already.
         if (inWindow(bucketOf(second))) count(second, -unspent);
       }),
@@ -254,7 +260,7 @@ export function createQuotaGuard(
   };
 
   const used = () => {
-    advance(Math.floor(now() / 1000));
+    tick();
     return total;
   };
 
@@ -263,32 +269,21 @@ export function createQuotaGuard(
     tryAcquire() {
       const refused = refusal(1, budget);
       if (refused !== undefined) return refused;
-      count(Math.floor(now() / 1000), 1);
+      count(tick(), 1);
       return { ok: true };
     },
     reserve: (calls) => reserveUnder(calls, budget),
     reserveForJob: (calls) => reserveUnder(calls, jobCap),
     jobRoom: () => Math.max(0, jobCap - used()),
-    secondsUntilJobRoom(calls) {
-      const current = Math.floor(now() / 1000);
-      advance(current);
-      return secondsUntilRoom(current, calls, jobCap);
-    },
+    secondsUntilJobRoom: (calls) => secondsUntilRoom(tick(), calls, jobCap),
     charge(calls) {
-      if (calls <= 0) return;
-      const current = Math.floor(now() / 1000);
-      advance(current);
-      count(current, calls);
+      if (calls > 0) count(tick(), calls);
     },
     pauseFor(seconds) {
       pausedUntil = Math.max(pausedUntil, now() + Math.max(0, seconds) * 1000);
       journal?.pause(pausedUntil);
     },
-    secondsUntilRoomFor(calls) {
-      const current = Math.floor(now() / 1000);
-      advance(current);
-      return secondsUntilRoom(current, calls, budget);
-    },
+    secondsUntilRoomFor: (calls) => secondsUntilRoom(tick(), calls, budget),
     stats() {
       const ms = now();
       const inUse = used();

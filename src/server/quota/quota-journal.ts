@@ -36,8 +36,6 @@ export interface QuotaJournal {
   close(): void;
 }
 
-export type JournalLogger = StateLogger;
-
 /** The journal's file in STATE_DIR. */
 export const QUOTA_JOURNAL_FILE = 'explorer-state.sqlite';
 
@@ -52,7 +50,7 @@ const PRUNE_EVERY_MS = 60_000;
 export function openQuotaJournal(
   path: string,
   scope: string,
-  logger: JournalLogger,
+  logger: StateLogger,
   now: () => number = Date.now,
 ): QuotaJournal | null {
   const db = openStateDatabase(
@@ -78,7 +76,7 @@ function journalOver(
   db: DatabaseSync,
   path: string,
   scope: string,
-  logger: JournalLogger,
+  logger: StateLogger,
   now: () => number,
 ): QuotaJournal {
   const add = db.prepare(

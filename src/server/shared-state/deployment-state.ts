@@ -58,24 +58,21 @@ export interface LocalStateSettings {
  * page store the pages fetched are kept there too (pages/disk-pages.ts).
  */
 export function createLocalState(settings: LocalStateSettings): DeploymentState {
-  const journal = settings.journal ?? null;
+  const { journal, quotaWindowSeconds: windowSeconds } = settings;
+  const guard = (name: string, budget: number, readerReserve?: number) =>
+    createQuotaGuard({
+      budget,
+      windowSeconds,
+      readerReserve,
+      journal: journal?.budget(name, windowSeconds),
+    });
   return {
     cards: NO_CARD_STORE,
-    quota: createQuotaGuard({
-      budget: settings.quotaBudget,
-      windowSeconds: settings.quotaWindowSeconds,
-      readerReserve: settings.jobReaderReserve,
-      journal: journal?.budget('quota', settings.quotaWindowSeconds),
-    }),
+    quota: guard('quota', settings.quotaBudget, settings.jobReaderReserve),
     clientRateLimit: createClientRateLimit(settings.clientRateLimit),
     secondLevel: settings.pages ?? NO_SECOND_LEVEL,
     walkLeases: LOCAL_WALK_LEASES,
-    budget: (name, perWindow) =>
-      createQuotaGuard({
-        budget: perWindow,
-        windowSeconds: settings.quotaWindowSeconds,
-        journal: journal?.budget(name, settings.quotaWindowSeconds),
-      }),
+    budget: (name, perWindow) => guard(name, perWindow),
     shareBreaker: () => ({ opened() {} }),
     down: () => undefined,
     settled: () => Promise.resolve(),

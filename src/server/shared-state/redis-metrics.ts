@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { RedisState } from './redis-connection.ts';
 
 // The figures of state shared through Redis, registered with the explorer's metrics by the
 // Redis adapter itself (the metrics need not know whether state is shared): the link, the
@@ -6,7 +7,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 
 /** What the shared state reports: the link, the second level's hits, what went on without it. */
 export interface SharedStateFigures {
-  state: 'connecting' | 'up' | 'down';
+  state: RedisState;
   /** Changes of state since start. */
   transitions: number;
   secondLevelHits: number;

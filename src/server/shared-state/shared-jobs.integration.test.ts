@@ -124,6 +124,25 @@ describe('the replicas’ job store', () => {
     expect(await jobs.commitPage('two', three, 'late\n')).toBe(false);
   });
 
+  it('a failed job leaves the open jobs, drops its rows and lease, and lapses', async () => {
+    const jobs = store();
+    const job = (await jobs.create(record('a'))).record;
+    expect(await jobs.claim('a', 'one', 5_000)).toBe(true);
+    expect(await jobs.commitPage('one', page(job, 'row\n', 'c1'), 'row\n')).toBe(true);
+    const failed = { ...job, state: 'failed' as const, expiresAt: Date.now() + 60_000 };
+    expect(await jobs.save('one', failed)).toBe(true);
+    expect(await jobs.unfinished()).toEqual([]);
+    expect(await jobs.get('a')).toMatchObject({ state: 'failed' });
+    expect([...(await collect(jobs.partLines('a')))]).toEqual([]);
+    const keys = `jobs-test${prefixes}:jobs:scope:`;
+    for (const key of [`${keys}job:a`, `${keys}key:${job.key}`])
+      expect(await connection.client.pttl(key)).toBeGreaterThan(50_000);
+    // The lease went with it: another runner may claim the job's id at once.
+    expect(await jobs.claim('a', 'two', 5_000)).toBe(true);
+    // The failed job's key no longer holds: the same request makes a new job.
+    expect((await jobs.create(record('b', job.key))).created).toBe(true);
+  });
+
   it('reads a result back exactly from any range, across its elements', async () => {
     const jobs = store();
     let job = (await jobs.create(record('a'))).record;

@@ -29,13 +29,13 @@ const ELEMENTS_A_READ = 16;
 const FENCE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 `;
 
-/** KEYS: lease, job, open, key index, part, ends. ARGV: owner, record, id, kept ms (0: unfinished). */
+/** KEYS: lease, job, part, ends, open, key index. ARGV: owner, record, id, kept ms (0: unfinished). */
 const SAVE = `${FENCE}redis.call('SET', KEYS[2], ARGV[2])
 if tonumber(ARGV[4]) > 0 then
-  redis.call('ZREM', KEYS[3], ARGV[3])
+  redis.call('ZREM', KEYS[5], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[4])
-  redis.call('PEXPIRE', KEYS[4], ARGV[4])
-  redis.call('DEL', KEYS[5], KEYS[6], KEYS[1])
+  redis.call('PEXPIRE', KEYS[6], ARGV[4])
+  redis.call('DEL', KEYS[3], KEYS[4], KEYS[1])
 end
 return 1`;
 
@@ -143,6 +143,8 @@ export function sharedJobStore(options: {
     size: (id: string) => `${prefix}size:${id}`,
     ahead: (id: string) => `${prefix}ahead:${id}`,
   };
+  /** The keys every runner's write is made under: the lease that fences it first. */
+  const written = (id: string) => [k.lease(id), k.job(id), k.part(id), k.ends(id)];
   /** Every key a job's rows are kept under. */
   const rows = (id: string) => [
     k.part(id),
@@ -173,6 +175,8 @@ export function sharedJobStore(options: {
       throw error;
     }
   };
+  /** Whether a lease's script answered 1: the lease is (still) the runner's, and it wrote. */
+  const fenced = async (call: Promise<unknown>) => (await reported(call)) === 1;
   const read = (text: string | null | undefined) =>
     text === null || text === undefined ? undefined : (JSON.parse(text) as JobRecord);
   const kept = (record: JobRecord) =>
@@ -238,39 +242,22 @@ export function sharedJobStore(options: {
     },
     // Finished jobs lapse by themselves (PEXPIRE at their end).
     async sweep() {},
-    claim: async (id, owner, ms) => (await reported(claim([k.lease(id)], [owner, ms]))) === 1,
-    renew: async (id, owner, ms) => (await reported(renew([k.lease(id)], [owner, ms]))) === 1,
+    claim: (id, owner, ms) => fenced(claim([k.lease(id)], [owner, ms])),
+    renew: (id, owner, ms) => fenced(renew([k.lease(id)], [owner, ms])),
     async release(id, owner) {
       await reported(release([k.lease(id)], [owner]));
     },
-    resume: async (owner, record) =>
-      (await reported(
-        resume(
-          [k.lease(record.id), k.job(record.id), k.part(record.id), k.ends(record.id)],
-          [owner, JSON.stringify(record), record.bytes],
-        ),
-      )) === 1,
-    save: async (owner, record) =>
-      (await reported(
+    resume: (owner, record) =>
+      fenced(resume(written(record.id), [owner, JSON.stringify(record), record.bytes])),
+    save: (owner, record) =>
+      fenced(
         save(
-          [
-            k.lease(record.id),
-            k.job(record.id),
-            k.open,
-            k.key(record.key),
-            k.part(record.id),
-            k.ends(record.id),
-          ],
+          [...written(record.id), k.open, k.key(record.key)],
           [owner, JSON.stringify(record), record.id, record.state === 'failed' ? kept(record) : 0],
         ),
-      )) === 1,
-    commitPage: async (owner, record, text) =>
-      (await reported(
-        commit(
-          [k.lease(record.id), k.job(record.id), k.part(record.id), k.ends(record.id)],
-          [owner, JSON.stringify(record), text, record.bytes],
-        ),
-      )) === 1,
+      ),
+    commitPage: (owner, record, text) =>
+      fenced(commit(written(record.id), [owner, JSON.stringify(record), text, record.bytes])),
     async stash(id, continuation, body) {
       // Lapses by itself: a page kept aside is only for the next runner of an unfinished job.
       await reported(
@@ -307,32 +294,20 @@ export function sharedJobStore(options: {
       const before = 'replace' in ending ? 0 : record.bytes;
       const bytes = before + Buffer.byteLength(text);
       const { id } = record;
-      return (
-        (await reported(
-          finish(
-            [
-              k.lease(id),
-              k.job(id),
-              k.part(id),
-              k.ends(id),
-              k.result(id),
-              k.resultEnds(id),
-              k.size(id),
-              k.open,
-              k.key(record.key),
-            ],
-            [
-              owner,
-              JSON.stringify({ ...record, bytes }),
-              text,
-              'replace' in ending ? 'replace' : 'tail',
-              id,
-              kept(record),
-              before,
-              bytes,
-            ],
-          ),
-        )) === 1
+      return fenced(
+        finish(
+          [...written(id), k.result(id), k.resultEnds(id), k.size(id), k.open, k.key(record.key)],
+          [
+            owner,
+            JSON.stringify({ ...record, bytes }),
+            text,
+            'replace' in ending ? 'replace' : 'tail',
+            id,
+            kept(record),
+            before,
+            bytes,
+          ],
+        ),
       );
     },
     async resultSize(id) {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { decodeEntry, encodeEntry } from '../pages/entry-codec.ts';
-import type { SecondLevel, SecondLevelRead } from '../pages/second-level.ts';
+import { NOTHING_READ, type SecondLevel, type SecondLevelRead } from '../pages/second-level.ts';
 import { luaScript } from './lua-script.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
@@ -61,8 +61,6 @@ export interface SharedPagesOptions {
   now?: () => number;
 }
 
-const NOTHING: SecondLevelRead = { fetching: false };
-
 export function createSharedPages(options: SharedPagesOptions): SharedPages {
   const { connection, keyPrefix, claimMs, pollMs = 100, now = Date.now } = options;
   const { client } = connection;
@@ -113,7 +111,7 @@ export function createSharedPages(options: SharedPagesOptions): SharedPages {
   const failed = (error: unknown) => connection.reportFailure(error);
 
   const readOnce = async (key: string): Promise<SecondLevelRead> => {
-    if (!connection.up()) return NOTHING;
+    if (!connection.up()) return NOTHING_READ;
     try {
       const [page, fetching, held] = (await read(keysOf(key), [])) as [Buffer, number, Buffer];
       const result: SecondLevelRead = { fetching: fetching === 1 };
@@ -125,7 +123,7 @@ export function createSharedPages(options: SharedPagesOptions): SharedPages {
       return result;
     } catch (error) {
       failed(error);
-      return NOTHING;
+      return NOTHING_READ;
     }
   };
 

@@ -9,7 +9,7 @@ import {
   DEFAULT_JOB_READER_RESERVE,
   HOUR_SECONDS,
   jobCapOf,
-  MIN_WINDOW_SECONDS,
+  windowLayout,
 } from '../quota/quota-window.ts';
 import { luaScript } from './lua-script.ts';
 import type { RedisConnection } from './redis-connection.ts';
@@ -57,46 +57,33 @@ const OUTAGE_RETRY_SECONDS = 10;
  */
 function quotaScripts(windowMs: number) {
   const keepMs = windowMs + LEASE_LIFE_MS + 60_000;
-  /** The server's time in µs (`now`), and the window (KEYS[1]) cleared of calls a window old. */
-  const NOW_AND_TRIM = `local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${windowMs * 1000})`;
+  /** The server's time in µs (`now`). */
+  const NOW = `local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])`;
+  /** The window (KEYS[1]) cleared of calls a window old. */
+  const TRIM = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${windowMs * 1000})`;
 
   /**
-   * The start of a permit's script: the server's time in µs (`now`), an answer {2, seconds} while
-   * an upstream 429's pause lasts (KEYS[2]), and the window (KEYS[1]) cleared of calls a window old.
+   * `wait`: seconds until ARGV[2] calls more fit in the window under the budget ARGV[1] (0: now),
+   * as its oldest calls leave it; more calls than the budget never fit (a whole window).
    */
-  const NOW_UNLESS_PAUSED = `local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
-  if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${windowMs * 1000})`;
-
-  /**
-   * KEYS: the window (sorted set), the pause (µs until which no call goes), the member counter.
-   * ARGV: the budget. Returns {0, used} (granted), {1, seconds} (budget spent), {2, seconds}
-   * (paused after an upstream 429).
-   */
-  const ACQUIRE = `
-  ${NOW_UNLESS_PAUSED}
-  local used = redis.call('ZCARD', KEYS[1])
-  local budget = tonumber(ARGV[1])
-  if used >= budget then
-    if budget <= 0 then return {1, ${windowMs / 1000}} end
-    local oldest = redis.call('ZRANGE', KEYS[1], used - budget, used - budget, 'WITHSCORES')
-    return {1, math.max(1, math.ceil((tonumber(oldest[2]) + ${windowMs * 1000} - now) / 1000000))}
-  end
-  redis.call('ZADD', KEYS[1], now, redis.call('INCR', KEYS[3]))
-  redis.call('PEXPIRE', KEYS[1], ${keepMs})
-  return {0, used + 1}
-  `;
+  const WAIT = `local budget = tonumber(ARGV[1])
+  local calls = tonumber(ARGV[2])
+  local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
+  local wait = 0
+  if excess > 0 and calls > budget then wait = ${windowMs / 1000}
+  elseif excess > 0 then
+    local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
+    wait = math.max(1, math.ceil((tonumber(leaving[2]) + ${windowMs * 1000} - now) / 1000000))
+  end`;
 
   /**
    * KEYS: window, pause. Returns {members, paused seconds, held}: held are the members scored in
    * the future, the replicas' leases (and calls spent from them not yet moved to their times).
    */
   const USAGE = `
-  ${NOW_AND_TRIM}
+  ${NOW}
+  ${TRIM}
   local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
   return {redis.call('ZCARD', KEYS[1]), math.max(0, math.ceil((paused - now) / 1000000)),
     redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')}
@@ -114,7 +101,8 @@ function quotaScripts(windowMs: number) {
    * Returns {1 if the held members were kept else 0, new members added}.
    */
   const RENEW_LEASE = `
-  ${NOW_AND_TRIM}
+  ${NOW}
+  ${TRIM}
   local budget = tonumber(ARGV[1])
   local expires = now + tonumber(ARGV[2])
   local spent = tonumber(ARGV[3])
@@ -145,24 +133,22 @@ function quotaScripts(windowMs: number) {
   `;
 
   /**
-   * A walk's reservation, all or nothing. KEYS: the window, the pause, the member counter. ARGV:
-   * the budget, the calls. Returns {0, first member} (reserved: members first..first+calls-1),
-   * {1, seconds} (they do not fit), {2, seconds} (paused after an upstream 429).
+   * Counts calls, all or nothing: a permit is one, a walk's reservation many. KEYS: the window,
+   * the pause, the member counter. ARGV: the budget, the calls. Returns {0, first member, members}
+   * (counted: members first..first+calls-1), {1, seconds} (they do not fit), {2, seconds}
+   * (paused after an upstream 429).
    */
   const RESERVE = `
-  ${NOW_UNLESS_PAUSED}
-  local budget = tonumber(ARGV[1])
-  local calls = tonumber(ARGV[2])
-  local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
-  if excess > 0 then
-    if calls > budget then return {1, ${windowMs / 1000}} end
-    local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
-    return {1, math.max(1, math.ceil((tonumber(leaving[2]) + ${windowMs * 1000} - now) / 1000000))}
-  end
+  ${NOW}
+  local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if now < paused then return {2, math.ceil((paused - now) / 1000000)} end
+  ${TRIM}
+  ${WAIT}
+  if wait > 0 then return {1, wait} end
   local first = redis.call('INCRBY', KEYS[3], calls) - calls + 1
   for i = 0, calls - 1 do redis.call('ZADD', KEYS[1], now, first + i) end
   redis.call('PEXPIRE', KEYS[1], ${keepMs})
-  return {0, first}
+  return {0, first, redis.call('ZCARD', KEYS[1])}
   `;
 
   /** KEYS: window. ARGV: the first and last member to give back. */
@@ -174,20 +160,15 @@ function quotaScripts(windowMs: number) {
 
   /** KEYS: window. ARGV: budget, calls. Seconds until `calls` more fit in the window (0: now). */
   const ROOM = `
-  ${NOW_AND_TRIM}
-  local budget = tonumber(ARGV[1])
-  local calls = tonumber(ARGV[2])
-  local excess = redis.call('ZCARD', KEYS[1]) - budget + calls
-  if excess <= 0 then return 0 end
-  if calls > budget then return ${windowMs / 1000} end
-  local leaving = redis.call('ZRANGE', KEYS[1], excess - 1, excess - 1, 'WITHSCORES')
-  return math.max(1, math.ceil((tonumber(leaving[2]) + ${windowMs * 1000} - now) / 1000000))
+  ${NOW}
+  ${TRIM}
+  ${WAIT}
+  return wait
   `;
 
   /** KEYS: pause. ARGV: seconds. Moves the pause later, never earlier. */
   const PAUSE = `
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  ${NOW}
   local untilUs = now + tonumber(ARGV[1]) * 1000000
   local paused = tonumber(redis.call('GET', KEYS[1]) or '0')
   if untilUs > paused then
@@ -198,15 +179,14 @@ function quotaScripts(windowMs: number) {
 
   /** KEYS: window, member counter. ARGV: ages in ms of calls made while Redis was unreachable. */
   const REPLAY = `
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  ${NOW}
   for i = 1, #ARGV do
     redis.call('ZADD', KEYS[1], now - tonumber(ARGV[i]) * 1000, redis.call('INCR', KEYS[2]))
   end
   redis.call('PEXPIRE', KEYS[1], ${keepMs})
   return #ARGV
   `;
-  return { ACQUIRE, USAGE, RENEW_LEASE, RESERVE, REFUND, ROOM, PAUSE, REPLAY };
+  return { USAGE, RENEW_LEASE, RESERVE, REFUND, ROOM, PAUSE, REPLAY };
 }
 
 /** KEYS: epoch. ARGV: a new epoch's name. The window's epoch, started if there is none. */
@@ -238,12 +218,6 @@ export interface SharedQuotaOptions {
 }
 
 export interface SharedQuotaGuard extends QuotaGuard {
-  tryAcquire(): Promise<QuotaDecision>;
-  reserve(calls: number): Promise<ReserveDecision>;
-  secondsUntilRoomFor(calls: number): Promise<number>;
-  jobRoom(): Promise<number>;
-  secondsUntilJobRoom(calls: number): Promise<number>;
-  reserveForJob(calls: number): Promise<ReserveDecision>;
   /** Permits decided from the lease (without Redis) since start, and the lease's calls left. */
   fallbackStats(): { decided: number; granted: number; leaseLeft: number };
   /** Renews the lease now (as the timer does): whether Redis could be asked. */
@@ -272,8 +246,8 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     leaseRenewMs = LEASE_RENEW_MS,
     now = Date.now,
   } = options;
-  if (!Number.isInteger(windowSeconds) || windowSeconds < MIN_WINDOW_SECONDS)
-    throw new RangeError(`a quota window is a whole number of seconds from 1: ${windowSeconds}`);
+  // A RangeError for a window the in-memory guard would refuse.
+  windowLayout(windowSeconds);
   const windowMs = windowSeconds * 1000;
   const jobCap = jobCapOf(budgetPerHour, readerReserve);
   const scripts = quotaScripts(windowMs);
@@ -288,7 +262,6 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     epoch: `${keyPrefix}quota:epoch`,
   };
   const startEpoch = luaScript(client, 'explorerQuotaEpoch', 1, EPOCH);
-  const acquire = luaScript(client, named('explorerQuotaAcquire'), 3, scripts.ACQUIRE);
   const usage = luaScript(client, named('explorerQuotaUsage'), 2, scripts.USAGE);
   const room = luaScript(client, named('explorerQuotaRoom'), 1, scripts.ROOM);
   const pause = luaScript(client, named('explorerQuotaPause'), 1, scripts.PAUSE);
@@ -429,33 +402,43 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
     return { ok: true };
   };
 
-  /** Counts `calls` at once if the window stays within `cap`, all or nothing. */
-  const reserveUnder = async (calls: number, cap: number): Promise<ReserveDecision> => {
-    if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
-    // Without Redis a reservation could not hold for the other replicas: no walk starts.
-    if (!connection.up())
-      return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
-    let answer: [number, number];
+  /**
+   * Counts `calls` on the server if the window stays within `cap`, all or nothing: the first
+   * member counted, the refusal, or undefined when Redis could not be asked.
+   */
+  const count = async (
+    calls: number,
+    cap: number,
+  ): Promise<number | Extract<QuotaDecision, { ok: false }> | undefined> => {
+    if (!connection.up()) return undefined;
+    let answer: [number, number, number];
     try {
       answer = (await reserveCalls([keys.window, keys.pause, keys.seq], [cap, calls])) as [
+        number,
         number,
         number,
       ];
     } catch (error) {
       connection.reportFailure(error);
-      return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
+      return undefined;
     }
-    const [verdict, figure] = answer;
+    const [verdict, figure, members] = answer;
     if (verdict !== 0) {
-      return {
-        ok: false,
-        reason: verdict === 1 ? 'quota_exhausted' : 'upstream_rate_limited',
-        retryAfterSeconds: figure,
-      };
+      const reason = verdict === 1 ? 'quota_exhausted' : 'upstream_rate_limited';
+      return { ok: false, reason, retryAfterSeconds: figure };
     }
-    seen.used += calls;
+    seen.used = members - seen.held;
     remember(now(), calls);
-    const first = figure;
+    return figure;
+  };
+
+  const reserveUnder = async (calls: number, cap: number): Promise<ReserveDecision> => {
+    if (calls <= 0) return { ok: true, reservation: NO_RESERVATION };
+    const first = await count(calls, cap);
+    // Without Redis a reservation could not hold for the other replicas: no walk starts.
+    if (first === undefined)
+      return { ok: false, reason: 'unavailable', retryAfterSeconds: OUTAGE_RETRY_SECONDS };
+    if (typeof first !== 'number') return first;
     return {
       ok: true,
       reservation: reservationOf(calls, (unspent) => {
@@ -481,28 +464,9 @@ export function createSharedQuota(options: SharedQuotaOptions): SharedQuotaGuard
 
   return {
     async tryAcquire() {
-      if (!connection.up()) return decideFromLease();
-      let answer: [number, number];
-      try {
-        answer = (await acquire([keys.window, keys.pause, keys.seq], [budgetPerHour])) as [
-          number,
-          number,
-        ];
-      } catch (error) {
-        connection.reportFailure(error);
-        return decideFromLease();
-      }
-      const [verdict, figure] = answer;
-      if (verdict === 0) {
-        seen.used = figure - seen.held;
-        remember(now());
-        return { ok: true };
-      }
-      return {
-        ok: false,
-        reason: verdict === 1 ? 'quota_exhausted' : 'upstream_rate_limited',
-        retryAfterSeconds: figure,
-      };
+      const counted = await count(1, budgetPerHour);
+      if (counted === undefined) return decideFromLease();
+      return typeof counted === 'number' ? { ok: true } : counted;
     },
     reserve: (calls) => reserveUnder(calls, budgetPerHour),
     reserveForJob: (calls) => reserveUnder(calls, jobCap),
