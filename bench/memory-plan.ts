@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { FIXTURE_IDS } from '../src/catalogue/demo-fixtures.ts';
 import { channelPath, playlistPath } from '../src/shared/app-routes.ts';
-import { endpoints, type EndpointName } from '../src/shared/endpoints.ts';
+import { endpoints } from '../src/shared/endpoints.ts';
 import { feedPath } from '../src/shared/feeds.ts';
 import { exportPath } from '../src/shared/whole-list.ts';
 import { cardPath } from '../src/server/cards/card-address.ts';
-import { residentBytes } from '../src/test-support/memory-probe.ts';
+import { residentBytes, statusBytes } from '../src/test-support/memory-probe.ts';
 import {
   familyTotal,
   SCRAPE_TOKEN,
@@ -16,6 +15,7 @@ import {
 import { MAX_TAILS } from '../src/server/feeds/feed-source.ts';
 import { sideCaches } from '../src/server/process/side-caches.ts';
 import { startExplorer } from './explorer.ts';
+import { pathOf } from './soak-traffic.ts';
 import type { BenchRow } from './table.ts';
 
 // Bench "memory": the memory plan the server says at start (process/memory-plan.ts, on /metrics
@@ -73,13 +73,14 @@ async function each<T>(items: readonly T[], work: (item: T) => Promise<unknown>)
   );
 }
 
-const lists = (load: Load) =>
-  load.exports ? 'the 5,000- and 20,000-item playlists' : 'the 100-item playlist';
-
-const lookup = (endpoint: EndpointName, id: string, continuation?: string) =>
-  `${endpoints[endpoint].path}?id=${encodeURIComponent(id)}${
-    continuation === undefined ? '' : `&continuation=${encodeURIComponent(continuation)}`
-  }`;
+/** The lists exported: the two big playlists, or in a smoke run the 100-item one. */
+const exported = (load: Load) =>
+  load.exports
+    ? {
+        ids: [FIXTURE_IDS.playlist5000, FIXTURE_IDS.playlist20000],
+        named: 'the 5,000- and 20,000-item playlists',
+      }
+    : { ids: [FIXTURE_IDS.playlist100], named: 'the 100-item playlist' };
 
 /** Every playlist of the big channel, page by page. */
 async function channelPlaylists(pool: Pool): Promise<string[]> {
@@ -88,7 +89,10 @@ async function channelPlaylists(pool: Pool): Promise<string[]> {
   do {
     const page = endpoints['channel-playlists'].pageSchema.parse(
       JSON.parse(
-        await get(pool, lookup('channel-playlists', FIXTURE_IDS.bigChannel, continuation)),
+        await get(
+          pool,
+          pathOf({ endpoint: 'channel-playlists', id: FIXTURE_IDS.bigChannel, continuation }),
+        ),
       ),
     );
     ids.push(...page.items.map((item) => item.id));
@@ -133,7 +137,11 @@ export async function benchMemoryPlan(load: Load): Promise<BenchRow[]> {
     let continuation: string | undefined;
     let pages = 0;
     for (; pages < load.pages; pages++) {
-      const path = lookup('channel-videos', FIXTURE_IDS.hugeChannel, continuation);
+      const path = pathOf({
+        endpoint: 'channel-videos',
+        id: FIXTURE_IDS.hugeChannel,
+        continuation,
+      });
       const page = endpoints['channel-videos'].pageSchema.parse(JSON.parse(await get(pool, path)));
       await Promise.all([
         get(pool, path, { 'accept-encoding': 'br' }),
@@ -151,17 +159,9 @@ export async function benchMemoryPlan(load: Load): Promise<BenchRow[]> {
       `${pages.toLocaleString('en')} pages (cache ${(cache.bytes / MiB).toFixed(0)} of ${(cache.maxBytes / MiB).toFixed(0)} MiB, ${cache.evictions.toLocaleString('en')} evicted)`,
     );
 
-    if (load.exports) {
-      await Promise.all(
-        [FIXTURE_IDS.playlist5000, FIXTURE_IDS.playlist20000].map((id) =>
-          get(pool, exportPath('playlist', id, 'csv')),
-        ),
-      );
-      note('the 5,000- and 20,000-item playlists exported');
-    } else {
-      await get(pool, exportPath('playlist', FIXTURE_IDS.playlist100, 'csv'));
-      note('the 100-item playlist exported');
-    }
+    const lists = exported(load);
+    await Promise.all(lists.ids.map((id) => get(pool, exportPath('playlist', id, 'csv'))));
+    note(`${lists.named} exported`);
 
     const playlists = [
       ...(await channelPlaylists(pool)),
@@ -192,11 +192,8 @@ export async function benchMemoryPlan(load: Load): Promise<BenchRow[]> {
     peak = before;
     const exporters = new Pool(explorer.url, { connections: 4 });
     try {
-      const again = load.exports
-        ? [FIXTURE_IDS.playlist5000, FIXTURE_IDS.playlist20000]
-        : [FIXTURE_IDS.playlist100];
       await Promise.all([
-        ...again.flatMap((id, i) =>
+        ...lists.ids.flatMap((id, i) =>
           (['json', 'txt'] as const).map((format, j) =>
             get(exporters, exportPath('playlist', id, format), {
               'x-forwarded-for': `192.0.2.${10 + 2 * i + j}`,
@@ -216,7 +213,7 @@ export async function benchMemoryPlan(load: Load): Promise<BenchRow[]> {
     const room = peak - before;
     peak = Math.max(peak, burstPeak);
     note(
-      `a burst: ${lists(load)} exported again in two formats while ${load.burstViews} more views rendered, ${(room / MiB).toFixed(0)} MiB over the level before it`,
+      `a burst: ${lists.named} exported again in two formats while ${load.burstViews} more views rendered, ${(room / MiB).toFixed(0)} MiB over the level before it`,
     );
 
     clearInterval(sampler);
@@ -224,11 +221,10 @@ export async function benchMemoryPlan(load: Load): Promise<BenchRow[]> {
     // Where it is, as V8 and Node count it: the heap, and Buffers outside it.
     const samples = await scrapeSamples(explorer.url);
     const figure = (name: string) => (familyTotal(samples, name) / MiB).toFixed(0);
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kind = (name: string) =>
-      (Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) / 1024).toFixed(0);
+    const mapped = (field: 'RssAnon' | 'RssFile') =>
+      ((statusBytes(pid, field) ?? 0) / MiB).toFixed(0);
     done.push(
-      `at the end: ${kind('RssAnon')} MiB anonymous, ${kind('RssFile')} MiB of files mapped; heap ${figure('explorer_nodejs_heap_size_used_bytes')} MiB used of ${figure('explorer_nodejs_heap_size_total_bytes')}, ${figure('explorer_nodejs_external_memory_bytes')} MiB external`,
+      `at the end: ${mapped('RssAnon')} MiB anonymous, ${mapped('RssFile')} MiB of files mapped; heap ${figure('explorer_nodejs_heap_size_used_bytes')} MiB used of ${figure('explorer_nodejs_heap_size_total_bytes')}, ${figure('explorer_nodejs_external_memory_bytes')} MiB external`,
     );
     const ratio = plan / peak;
     // The plan counts every side cache at its bound; what this catalogue cannot fill (it has

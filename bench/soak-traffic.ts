@@ -52,7 +52,8 @@ interface PageRef {
   continuation?: string;
 }
 
-const pathOf = ({ endpoint, id, continuation }: PageRef) =>
+/** A lookup's path on the explorer's API. */
+export const pathOf = ({ endpoint, id, continuation }: PageRef) =>
   `${endpoints[endpoint].path}?id=${encodeURIComponent(id)}${
     continuation === undefined ? '' : `&continuation=${encodeURIComponent(continuation)}`
   }`;

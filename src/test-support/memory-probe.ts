@@ -31,16 +31,26 @@ export function childMemoryArgs(): string[] {
   return ['--expose-gc', '--import', fileURLToPath(import.meta.url)];
 }
 
-/** Resident set size of a process from /proc, bytes (Linux); null where there is no /proc. */
-export function residentBytes(pid: number): number | null {
+/**
+ * One of a process's memory figures from /proc/PID/status, bytes (Linux): `VmRSS` its resident
+ * set, `RssAnon` and `RssFile` the parts of it that are its own and that map files. Null where
+ * there is no /proc.
+ */
+export function statusBytes(
+  pid: number,
+  field: 'VmRSS' | 'RssAnon' | 'RssFile' = 'VmRSS',
+): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
     return kb === undefined ? null : Number(kb) * 1024;
   } catch {
     return null;
   }
 }
+
+/** Resident set size of a process, bytes; null where there is no /proc. */
+export const residentBytes = (pid: number): number | null => statusBytes(pid, 'VmRSS');
 
 /**
  * Asks a child started with `childMemoryArgs` for its memory after a full collection. The
