@@ -96,10 +96,12 @@ const explorer = await startChild(
     CATALOGUE_BASE_URL: catalogue.url,
     CATALOGUE_API_KEY: catalogue.headers['API-Key']!,
     CATALOGUE_API_SECRET: catalogue.headers['API-Secret']!,
-    // One client sending far more than a person would: neither guard may stand in the way.
+    // One client sending far more than a person would: no guard may stand in the way.
     CATALOGUE_QUOTA_PER_HOUR: '100000000',
     CLIENT_RATE_LIMIT_BURST: '100000000',
     CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
+    RENDER_RATE_LIMIT_BURST: '100000000',
+    RENDER_RATE_LIMIT_PER_SECOND: '100000000',
     CACHE_MAX_BYTES: String(cacheBytes),
     METRICS_TOKEN: SCRAPE_TOKEN,
   },
