@@ -283,7 +283,12 @@ for (const [device, settings] of Object.entries(DEVICES)) {
 // it: the rows must not move as the rest of each arrives. A real HTTP server in front of the
 // explorer sends its documents cut in the middle of rows (after each row's title), a pause after
 // each piece, so that the browser paints every half-read row; everything else goes through whole.
-async function tricklingProxy(target: string): Promise<{ origin: string; close(): void }> {
+// It counts the pieces it has sent of each document (by path), so that a test can tell the cut
+// happened: markup the cut no longer finds would send the document whole, and nothing would move.
+async function tricklingProxy(
+  target: string,
+): Promise<{ origin: string; piecesSent: ReadonlyMap<string, number>; close(): void }> {
+  const piecesSent = new Map<string, number>();
   const server = createServer((request, response) => {
     void (async () => {
       const headers = new Headers();
@@ -304,6 +309,8 @@ async function tricklingProxy(target: string): Promise<{ origin: string; close()
       );
       let from = 0;
       for (const cut of [...cuts, text.length]) {
+        // Counted as it goes out: what had arrived when the test looks.
+        piecesSent.set(request.url ?? '/', (piecesSent.get(request.url ?? '/') ?? 0) + 1);
         response.write(text.slice(from, cut));
         from = cut;
         await new Promise((resolve) => setTimeout(resolve, 40));
@@ -313,8 +320,11 @@ async function tricklingProxy(target: string): Promise<{ origin: string; close()
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
+  return { origin: `http://127.0.0.1:${port}`, piecesSent, close: () => server.close() };
 }
+
+/** How many rows a page painted as it arrives is watched for, the last of them on screen. */
+const TRICKLED_ROWS = 9;
 
 for (const path of [`/playlist/${IDS.playlist5000}`, `/channel/${IDS.bigChannel}/playlists`]) {
   test(`${path}: a page painted as it arrives moves no row`, async ({ page, baseURL }) => {
@@ -322,7 +332,11 @@ for (const path of [`/playlist/${IDS.playlist5000}`, `/channel/${IDS.bigChannel}
     try {
       await page.addInitScript(watchFirstView);
       await page.goto(`${proxy.origin}${path}`);
-      await expect(page.locator(ROWS).nth(8)).toBeVisible();
+      await expect(page.locator(ROWS).nth(TRICKLED_ROWS - 1)).toBeVisible();
+      // Cut at least once for each row waited for: a document sent whole has no half-read row.
+      expect(proxy.piecesSent.get(path) ?? 0, 'pieces of the document sent').toBeGreaterThanOrEqual(
+        TRICKLED_ROWS,
+      );
       await nextFrames(page);
       const shifts = await page.evaluate(
         () => (window as unknown as { __shifts: string[] }).__shifts,

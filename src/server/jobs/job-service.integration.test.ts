@@ -5,11 +5,11 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import type { Job } from '../../shared/jobs.ts';
-import type { ListItem } from '../../shared/whole-list.ts';
+import type { ChannelVideo } from '../../shared/catalogue-schema.ts';
+import type { ListItem, ListSummary, NotableItem } from '../../shared/whole-list.ts';
 import { openStateDatabase } from '../disk/state-database.ts';
 import { createClientShares } from '../quota/client-shares.ts';
 import { createQuotaGuard } from '../quota/quota-guard.ts';
-import { createSummaryFold } from '../whole-list/list-summary.ts';
 import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
 import { realPageSource, type RealPageSource } from '../../test-support/real-page-source.ts';
 import { jobFiles } from './job-files.ts';
@@ -257,11 +257,13 @@ describe('a whole-list job', () => {
       'client-a',
     );
     const done = await until(process.service, job.id, (j) => j.state === 'done');
-    const summary = JSON.parse(resultOf(dir, done)) as { count: number; totalSeconds?: number };
-    // The same fold over the same pages, read directly.
-    const fold = createSummaryFold('channel-videos');
+    const summary = JSON.parse(resultOf(dir, done)) as ListSummary;
+
+    // What the summary should say, worked out here from the items themselves rather than by the
+    // fold under test, so that a wrong fold cannot agree with itself.
+    const items: ChannelVideo[] = [];
+    let pages = 0;
     let continuation: string | undefined;
-    let position = 1;
     do {
       const answer = await source.pageSource.get(
         { endpoint: 'channel-videos', id: FIXTURE_IDS.bigChannel, continuation },
@@ -269,23 +271,77 @@ describe('a whole-list job', () => {
       );
       if (answer.kind !== 'page') throw new Error(answer.detail);
       const page = JSON.parse(answer.page.body.toString('utf8')) as {
-        items: ListItem[];
+        items: ChannelVideo[];
         continuation: string | null;
       };
-      fold.add(page.items, position);
-      position += page.items.length;
+      items.push(...page.items);
+      pages++;
       continuation = page.continuation ?? undefined;
     } while (continuation !== undefined);
-    const expected = fold.result({
-      id: FIXTURE_IDS.bigChannel,
-      title: null,
-      complete: true,
-      stoppedBy: null,
-      pages: done.progress.pages,
-      totalItems: null,
-    });
-    expect(summary).toEqual(JSON.parse(JSON.stringify(expected)));
+
+    const timed = items
+      .map((item, i) => ({ position: i + 1, id: item.id, title: item.title, value: item.duration }))
+      .filter((item): item is NotableItem => item.value !== null);
+    const seconds = timed.map((item) => item.value).sort((a, b) => a - b);
+    const total = seconds.reduce((sum, value) => sum + value, 0);
+    const middle = Math.floor(seconds.length / 2);
+    const median =
+      seconds.length % 2 === 1 ? seconds[middle]! : (seconds[middle - 1]! + seconds[middle]!) / 2;
+    // Ties go to the earliest item: the first of the shortest, the first of the longest.
+    const shortest = timed.find((item) => item.value === seconds[0])!;
+    const longest = timed.find((item) => item.value === seconds.at(-1))!;
+    // The catalogue's channel has videos with no duration and several of the shortest, so that
+    // "missing" and the rule for ties are tried, not only the sums.
+    expect(timed.length).toBeLessThan(items.length);
+    expect(seconds[1]).toBe(seconds[0]);
+
+    expect(summary.list).toBe('channel-videos');
+    expect(summary.id).toBe(FIXTURE_IDS.bigChannel);
+    expect(summary.title).toBeNull();
+    expect(summary.complete).toBe(true);
+    expect(summary.stoppedBy).toBeNull();
+    expect(summary.pages).toBe(pages);
+    expect(summary.totalItems).toBeNull();
+    expect(summary.range).toBeNull();
+    expect(summary.count).toBe(items.length);
     expect(summary.count).toBe(10_000);
+    expect(summary.measure.kind).toBe('duration');
+    expect(summary.measure.unit).toBe('seconds');
+    expect(summary.measure.total).toBe(total);
+    expect(summary.measure.counted).toBe(timed.length);
+    expect(summary.measure.missing).toBe(items.length - timed.length);
+    expect(summary.measure.average).toBeCloseTo(total / timed.length, 9);
+    expect(summary.measure.median).toBe(median);
+    expect(summary.measure.shortest).toEqual(shortest);
+    expect(summary.measure.longest).toEqual(longest);
+    // And nothing else: a field the summary gains must be worked out here too.
+    expect(Object.keys(summary).sort()).toEqual(
+      [
+        'list',
+        'id',
+        'title',
+        'complete',
+        'stoppedBy',
+        'pages',
+        'totalItems',
+        'range',
+        'count',
+        'measure',
+      ].sort(),
+    );
+    expect(Object.keys(summary.measure).sort()).toEqual(
+      [
+        'kind',
+        'unit',
+        'total',
+        'counted',
+        'missing',
+        'average',
+        'median',
+        'shortest',
+        'longest',
+      ].sort(),
+    );
     await process.close();
   });
 });
