@@ -1,18 +1,22 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { format, resolveConfig } from 'prettier';
-import { renderTable, type BenchRow } from './table.ts';
+import { renderPageTable, pageMeasures, ELIDED, DITTO, type BenchRow } from './table.ts';
 import { describeMisses } from './repeats.ts';
 
-// docs/benchmarks.md is the one place benchmark figures live, and only `npm run bench --
-// --write` puts them there: the prose around the markers is written by hand, everything between
-// them by this module. The figures travel with the page as JSON in a comment, so that a partial
-// run (`--only 3,4 --write`) replaces the rows of the benches it ran and keeps every other row
-// with the run it came from, instead of mixing figures from different runs under one date.
+// docs/benchmarks.md is where people read the benchmark figures, and docs/benchmarks.json beside
+// it is where they are kept; only `npm run bench -- --write` writes either. The prose around the
+// page's markers is written by hand, everything between them is rendered from the JSON. Keeping
+// the figures as data lets a partial run (`--only 3,4 --write`) replace the rows of the benches it
+// ran and keep every other row with the run it came from, instead of mixing figures from
+// different runs under one date; keeping them out of the page lets the page stay short enough to
+// read, showing long cells shortened.
 
 export const PAGE = 'docs/benchmarks.md';
 export const BEGIN = '<!-- bench:begin -->';
 export const END = '<!-- bench:end -->';
-const DATA = /<!-- bench:data (.*?) -->/s;
+
+/** Where a page's figures are kept: beside it, as JSON. */
+export const dataPathOf = (page: string): string => page.replace(/\.md$/, '') + '.json';
 
 /** One run of `npm run bench -- --write`: when, on what, at which commit. */
 export interface BenchRun {
@@ -65,63 +69,68 @@ export function mergeRun(
   return { runs, rows: merged };
 }
 
-export function readPageData(page: string): PageData {
-  const section = generatedSection(page);
-  const match = DATA.exec(section);
-  if (!match) return { runs: [], rows: [] };
-  return JSON.parse(match[1]!) as PageData;
-}
-
-function generatedSection(page: string): string {
-  const begin = page.indexOf(BEGIN);
-  const end = page.indexOf(END);
-  if (begin < 0 || end < begin)
-    throw new Error(`${PAGE} has lost its markers (${BEGIN} … ${END}); restore them to write it.`);
-  return page.slice(begin + BEGIN.length, end);
+/** The figures kept at `path` (docs/benchmarks.json); none before the first run writes them. */
+export function readPageData(path = dataPathOf(PAGE)): PageData {
+  if (!existsSync(path)) return { runs: [], rows: [] };
+  return JSON.parse(readFileSync(path, 'utf8')) as PageData;
 }
 
 const seconds = (s: number) => (s >= 90 ? `${(s / 60).toFixed(1)} min` : `${Math.round(s)} s`);
 
-function describeRun(run: BenchRun): string {
+/** A run in a line; the machine only when the runs were not all on one. */
+function describeRun(run: BenchRun, withMachine: boolean): string {
   const total = run.took.reduce((sum, [, s]) => sum + s, 0);
-  const each = run.took.map(([bench, s]) => `${bench}: ${seconds(s)}`).join('; ');
+  const benches = run.took.map(([bench]) => bench);
+  const what = run.full
+    ? 'full run'
+    : `${benches.length === 1 && !benches[0]!.includes(',') ? 'bench' : 'benches'} ${benches.join('; ')}`;
+  // How long each bench took only where the run had more than one.
+  const each =
+    run.took.length > 1 ? ` (${run.took.map(([b, s]) => `${b}: ${seconds(s)}`).join('; ')})` : '';
   return (
-    `- **${run.date}** (${run.full ? 'full run' : `${run.took.length === 1 ? 'bench' : 'benches'} ${run.took.map(([b]) => b).join('; ')}`}): ` +
-    `commit \`${run.commit}\`; ${run.machine}; load average ${run.load}; ` +
+    `- **${run.date}**, ${what}: commit \`${run.commit}\`; ` +
+    `${withMachine ? `${run.machine}; ` : ''}load average ${run.load}; ` +
     `${run.repeat && run.repeat > 1 ? `each bench ${run.repeat} times; ` : ''}` +
-    `${seconds(total)} (bench ${each}).`
+    `${seconds(total)}${each}.`
   );
 }
 
-/** The generated part: the table, the runs its rows come from, and the data behind both. */
+/** The generated part of the page: the table, the rows that miss, and the runs. */
 export function renderSection(data: PageData): string {
-  // JSON in an HTML comment: "--" may not appear inside one.
-  const json = JSON.stringify(data).replaceAll('--', '-\\u002d');
-  const table = renderTable(
-    data.rows,
-    data.rows.map((r) => r.run),
+  const machines = [...new Set(data.runs.map((r) => r.machine))];
+  const oneMachine = machines.length === 1;
+  // Named as the table names them; describeMisses says by how much from the figures, not these.
+  const measures = pageMeasures(data.rows);
+  const misses = describeMisses(
+    data.rows.map((row, i) => ({
+      ...row,
+      measure: `${measures[i]!.what} ${measures[i]!.conditions}`.trim(),
+    })),
   );
-  const runs = data.runs.map(describeRun).join('\n');
-  const misses = describeMisses(data.rows);
   return [
     '',
-    '<!-- Written by `npm run bench -- --write` (bench/benchmarks-page.ts): edits between the markers are lost. -->',
-    `<!-- bench:data ${json} -->`,
+    '<!-- Written by `npm run bench -- --write` (bench/benchmarks-page.ts) from benchmarks.json: edits between the markers are lost. -->',
     '',
-    table,
+    // Aligned, the table's columns would be as wide as its longest cell on every row.
+    '<!-- prettier-ignore-start -->',
+    renderPageTable(data.rows),
+    '<!-- prettier-ignore-end -->',
+    '',
+    `${DITTO}: the same as the cell above. A cell shortened for the page shows ${ELIDED} where it ` +
+      `left text out; [benchmarks.json](benchmarks.json) has every row whole.`,
     '',
     misses.length === 0
       ? 'Every row with a target meets it.'
       : `Rows that miss their target, by how much, with the spread of their repeats:\n\n- ${misses.join('\n- ')}`,
     '',
-    'Each row comes from the run named in its last column:',
+    `Each row comes from the run named on its bench's first row${oneMachine ? `, all on ${machines[0]}` : ''}:`,
     '',
-    runs,
+    data.runs.map((run) => describeRun(run, !oneMachine)).join('\n'),
     '',
   ].join('\n');
 }
 
-/** Rewrites the page's generated section with the run's rows merged in. */
+/** Merges the run's rows into the figures kept beside the page, and renders the page from them. */
 export async function writeRun(
   run: BenchRun,
   covered: ReadonlySet<string>,
@@ -129,20 +138,45 @@ export async function writeRun(
   path = PAGE,
 ): Promise<void> {
   const page = readFileSync(path, 'utf8');
-  await writeSection(page, mergeRun(readPageData(page), run, covered, rows), path);
+  const { begin, end } = sectionBounds(page, path);
+  // Without its JSON, a partial run would leave the page with its own rows only.
+  if (!existsSync(dataPathOf(path)) && /^\| /m.test(page.slice(begin, end)))
+    throw new Error(`${dataPathOf(path)} is missing; restore it to write ${path}.`);
+  const data = mergeRun(readPageData(dataPathOf(path)), run, covered, rows);
+  await writeData(data, dataPathOf(path));
+  await writeSection(page, data, path);
 }
 
-/** Renders the page's own figures again, for a change in how they are shown. */
+/** Renders the page from its figures again, for a change in how they are shown. */
 export async function rerender(path = PAGE): Promise<void> {
-  const page = readFileSync(path, 'utf8');
-  await writeSection(page, readPageData(page), path);
+  await writeSection(readFileSync(path, 'utf8'), readPageData(dataPathOf(path)), path);
+}
+
+function sectionBounds(page: string, path: string): { begin: number; end: number } {
+  const begin = page.indexOf(BEGIN);
+  const end = page.indexOf(END);
+  if (begin < 0 || end < begin)
+    throw new Error(`${path} has lost its markers (${BEGIN} … ${END}); restore them to write it.`);
+  return { begin: begin + BEGIN.length, end };
+}
+
+// Both files are written as `npm run format` would write them, so that formatting the
+// repository leaves them alone.
+async function formatted(text: string, path: string): Promise<string> {
+  const options = (await resolveConfig(path)) ?? {};
+  return format(text, { ...options, filepath: path });
+}
+
+async function writeData(data: PageData, path: string): Promise<void> {
+  writeFileSync(path, await formatted(JSON.stringify(data, null, 2), path));
+}
+
+/** The page with its generated section rendered from `data`, formatted. */
+export async function renderPage(page: string, data: PageData, path = PAGE): Promise<string> {
+  const { begin, end } = sectionBounds(page, path);
+  return formatted(`${page.slice(0, begin)}${renderSection(data)}${page.slice(end)}`, path);
 }
 
 async function writeSection(page: string, data: PageData, path: string): Promise<void> {
-  const begin = page.indexOf(BEGIN) + BEGIN.length;
-  const end = page.indexOf(END);
-  const text = `${page.slice(0, begin)}${renderSection(data)}${page.slice(end)}`;
-  // Formatted as `npm run format` would, so that formatting the repository leaves it alone.
-  const options = (await resolveConfig(path)) ?? {};
-  writeFileSync(path, await format(text, { ...options, filepath: path }));
+  writeFileSync(path, await renderPage(page, data, path));
 }

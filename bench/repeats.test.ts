@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineRepeats, describeMisses, keyFigure, shortfall } from './repeats.ts';
+import { combineRepeats, describeMisses, keyFigure, shortfall, verdict } from './repeats.ts';
 import type { BenchRow } from './table.ts';
 
 const row = (measure: string, ratio: string, met: boolean | null, target = '≤ 1.2×'): BenchRow => ({
@@ -71,5 +71,48 @@ describe('the spread of repeated bench runs', () => {
     expect(describeMisses([row('once', '1.3×', false)])).toEqual([
       '#5 once: 1.3× against ≤ 1.2× (8.3 % over); one run, no repeats',
     ]);
+  });
+});
+
+describe('how a run ends, with and without --check', () => {
+  const met = [row('first paint', '1.1×', true), row('hydrated', '2.7×', null, '–')];
+
+  it('passes a check when every row with a target meets it, judging no row without one', () => {
+    expect(verdict(met, { check: true, failed: 0 })).toEqual({ code: 0, misses: [] });
+    expect(verdict([row('no target', '9.9×', null, '–')], { check: true, failed: 0 }).code).toBe(0);
+  });
+
+  it('fails a check on a row that misses, naming it and by how much', () => {
+    const rows = [...met, row('deep drag', '1.34×', false)];
+    expect(verdict(rows, { check: true, failed: 0 })).toEqual({
+      code: 1,
+      misses: ['#5 deep drag: 1.34× against ≤ 1.2× (12 % over); one run, no repeats'],
+    });
+    // Without --check a miss is reported but does not fail the run.
+    expect(verdict(rows, { check: false, failed: 0 }).code).toBe(0);
+  });
+
+  it('judges the median repeat: one unlucky repeat passes, a miss in most fails', () => {
+    const once = combineRepeats([
+      [row('cold walk', '1.14×', false, '≤ 1.1×')],
+      [row('cold walk', '1.05×', true, '≤ 1.1×')],
+      [row('cold walk', '1.08×', true, '≤ 1.1×')],
+    ]);
+    expect(verdict(once, { check: true, failed: 0 }).code).toBe(0);
+    const mostly = combineRepeats([
+      [row('cold walk', '1.14×', false, '≤ 1.1×')],
+      [row('cold walk', '1.12×', false, '≤ 1.1×')],
+      [row('cold walk', '1.08×', true, '≤ 1.1×')],
+    ]);
+    expect(verdict(mostly, { check: true, failed: 0 })).toMatchObject({
+      code: 1,
+      misses: [expect.stringContaining('1.12× against ≤ 1.1× (1.8 % over); repeats: 3 runs')],
+    });
+  });
+
+  it('fails any run in which a bench broke, with or without --check', () => {
+    const broken = { ...row('FAILED', '–', false, '–'), figure: 'browser closed' };
+    expect(verdict([...met, broken], { check: false, failed: 1 }).code).toBe(1);
+    expect(verdict([...met, broken], { check: true, failed: 1 }).code).toBe(1);
   });
 });

@@ -77,3 +77,25 @@ export function describeMisses(rows: readonly BenchRow[]): string[] {
       );
     });
 }
+
+/** How a run ends. */
+export interface Verdict {
+  /** The exit code: 1 when a bench broke, or under `--check` when a row misses its target. */
+  code: 0 | 1;
+  /** The rows that miss their target (FAILED rows among them), as describeMisses says them. */
+  misses: string[];
+}
+
+/**
+ * What `npm run bench` exits with. A bench that broke fails every run. `--check` also fails it
+ * for any row that misses its target: under `--repeat` that row is the median repeat, so one
+ * unlucky repeat does not fail it, and a row without a target (met null) is never judged.
+ */
+export function verdict(
+  rows: readonly BenchRow[],
+  options: { check: boolean; failed: number },
+): Verdict {
+  const misses = describeMisses(rows);
+  const code = options.failed > 0 || (options.check && misses.length > 0) ? 1 : 0;
+  return { code, misses };
+}

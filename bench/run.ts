@@ -26,7 +26,7 @@ import { benchReplicas } from './replicas.ts';
 import { benchStampede } from './stampede.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { BUILT_SERVER } from '../src/server/start.ts';
-import { combineRepeats, describeMisses } from './repeats.ts';
+import { combineRepeats, verdict } from './repeats.ts';
 import { benchWholeListWalks } from './whole-list-walk.ts';
 import { benchDeepLinkWarming, benchDragWarming } from './chain-warming.ts';
 import { benchDeepLink } from './deep-link.ts';
@@ -46,7 +46,8 @@ import {
 // keeps what it measured; with `--only`, the other rows stay as they were, with their own run.
 // `--out FILE` writes the plain table to a file. `--repeat N` runs each bench N times and writes
 // each row's median repeat with the spread over all N (bench/repeats.ts); the run ends by naming
-// every row that misses its target, by how much, with that spread.
+// every row that misses its target, by how much, with that spread. `--check` makes those misses
+// fail the run (exit 1), as a bench that breaks always does, so that a target has teeth.
 //
 // The benches that involve the network run under two latency profiles, local and remote-like,
 // and the app's benches also with the page's CPU slowed four times (latency-profiles.ts); each
@@ -60,6 +61,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     write: { type: 'boolean', default: false },
     repeat: { type: 'string', default: '1' },
+    check: { type: 'boolean', default: false },
   },
 });
 const repeat = Number(values.repeat);
@@ -72,6 +74,10 @@ const only = values.only ? new Set(values.only.split(',').map((id) => id.trim())
 
 if (smoke && values.write) {
   console.error(`bench: --smoke figures mean nothing, so --write refuses to put them on ${PAGE}.`);
+  process.exit(2);
+}
+if (smoke && values.check) {
+  console.error('bench: --smoke figures mean nothing, so --check refuses to judge them.');
   process.exit(2);
 }
 if (!existsSync('dist/index.html') || !existsSync(BUILT_SERVER)) {
@@ -348,9 +354,15 @@ if (values.write && run.full) await writeRun(run, new Set(), rows);
 
 const table = `${renderTable(rows)}\n\n${smoke ? 'SMOKE RUN: figures are not measurements. ' : ''}Machine: ${machine}. Medians with (min–max) over rounds.`;
 console.log(table);
-const misses = describeMisses(rows);
+// Without --check (the smoke run among them) only a bench that breaks fails the run.
+const { code, misses } = verdict(rows, { check: values.check, failed });
 if (!smoke && misses.length > 0)
   console.log(`\nRows that miss their target:\n- ${misses.join('\n- ')}`);
 if (values.out) writeFileSync(values.out, `${table}\n`);
-// The smoke run fails only when a benchmark breaks, not when a target is missed.
-process.exit(failed > 0 ? 1 : 0);
+if (values.check)
+  console.error(
+    misses.length > 0
+      ? `bench --check: ${misses.length} ${misses.length === 1 ? 'row misses its' : 'rows miss their'} target (listed above).`
+      : 'bench --check: every row with a target meets it.',
+  );
+process.exit(code);
