@@ -1,12 +1,18 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two projects, chosen by a test file's name so that a new test lands in the right one:
-// `*.integration.test.ts` for tests that start processes (`node src/server/index.ts`, replicas,
-// redis-server) or speak to them over real sockets; every other test is a unit test, in-process.
-// `npm run test:unit` and `npm run test:integration` run one each; `npx vitest run <file>` runs
-// a file of either.
+// Three projects, chosen by a test file's name so that a new test lands in the right one:
+// - unit (`*.test.ts`): in-process, no socket, no child process; all of them in well under a
+//   minute.
+// - integration (`*.integration.test.ts`): starts servers, processes or redis-server, or speaks
+//   to them over real sockets. Files share nothing (free ports, their own state folders), so they
+//   run side by side, after the unit tests.
+// - alone (`*.alone.test.ts`): holds memory or timing to a figure that another file's processes
+//   on the same two cores would move, so each runs by itself, last.
+// `npm run test:unit` runs the first, `npm run test:integration` the other two; `npx vitest run
+// <file>` runs one file of any. STRESS=20 repeats the race-hunting loops (test-support/stress.ts).
 
 const INTEGRATION = ['src/**/*.integration.test.ts', 'bench/**/*.integration.test.ts'];
+const ALONE = ['src/**/*.alone.test.ts', 'bench/**/*.alone.test.ts'];
 
 export default defineConfig({
   test: {
@@ -17,9 +23,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'bench/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...INTEGRATION],
+          exclude: [...configDefaults.exclude, ...INTEGRATION, ...ALONE],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -27,12 +34,21 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: INTEGRATION,
-          // One file at a time: these start several processes each, and some hold timings or
-          // memory to a figure that a second file's processes on the same two cores would move.
-          fileParallelism: false,
           // Starting processes, and their requests, take longer on a loaded machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'alone',
+          include: ALONE,
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -25,7 +25,7 @@ import type { Lookup } from '../upstream/lookup.ts';
 // else, and anything unusual about a request (HEAD, a query or host the app's URL parsing
 // would rewrite, invalid input, a stale or missing page, a compression that fails), goes on to
 // the app, which stays the one place where every behaviour is defined; the tests hold the two
-// to the same answers (cached-page-fast-path.test.ts).
+// to the same answers (cached-page-fast-path.integration.test.ts).
 
 /** A node:http handler: the Hono app's listener, for the fast path to hand requests on to. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;

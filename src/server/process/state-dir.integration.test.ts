@@ -24,6 +24,7 @@ import {
 import { PID_FILE } from '../disk/state-dir-lock.ts';
 import { PAGES_FILE } from '../pages/disk-pages.ts';
 import { QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
+import { STRESS_RUNS } from '../../test-support/stress.ts';
 
 // STATE_DIR across restarts, as an operator meets it: `node src/server/index.ts` killed outright
 // (SIGKILL, as a crash or an impatient orchestrator would) and started again on the same folder,
@@ -312,7 +313,7 @@ describe('one process per STATE_DIR', () => {
     expect(child.stdout()).toContain(`PID ${holder}`);
   }
 
-  it('a second process is refused, 20 times, while the first spends lookups; nothing is moved aside', async () => {
+  it('a second process is refused while the first spends lookups; nothing is moved aside', async () => {
     stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
     other.setFallback(endless);
     const first = fixture.spawn(busyEnv());
@@ -333,7 +334,7 @@ describe('one process per STATE_DIR', () => {
     try {
       // Two at a time (a start is mostly loading code, a CPU's work); each meets the first
       // mid-write, and is gone in a few seconds.
-      for (let round = 0; round < 10; round++) {
+      for (let round = 0; round < STRESS_RUNS; round++) {
         const readBefore = read;
         const seconds = Array.from({ length: 2 }, () => fixture.spawn(busyEnv()));
         for (const second of seconds) await expectRefused(second, first.child.pid!);
@@ -356,7 +357,7 @@ describe('one process per STATE_DIR', () => {
   }, 240_000);
 
   it('two processes started at the same moment: one serves, the other is refused naming it', async () => {
-    for (let run = 0; run < 4; run++) {
+    for (let run = 0; run < STRESS_RUNS; run++) {
       stateDir = mkdtempSync(join(tmpdir(), 'explorer-state-'));
       const pair = [fixture.spawn(busyEnv()), fixture.spawn(busyEnv())];
       try {

@@ -27,6 +27,7 @@ import {
   type ExplorerEnv,
   type ExplorerFixture,
 } from '../../test-support/explorer-fixture.ts';
+import { STRESS_RUNS } from '../../test-support/stress.ts';
 
 // A synchronous export answers a complete file, or is refused before its first byte with the
 // job that can do it (docs/jobs.md, "Synchronous exports and jobs"): never a download cut part
@@ -74,7 +75,7 @@ async function csvRows(response: Response): Promise<number> {
 }
 
 describe('a synchronous export is a complete file or a refusal before its first byte', () => {
-  it('the 5,000-item playlist and the 10,000-video channel at once on a window of 370: one file whole, the other refused with its job (20 runs)', async () => {
+  it('the 5,000-item playlist and the 10,000-video channel at once on a window of 370: one file whole, the other refused with its job', async () => {
     // 50 lookups for the playlist (its first page, then 49 reserved at once) and 334 for the
     // channel: 384, more than the window's 370. Whichever pays first gets its file; the other
     // cannot have all of its own, and is told so before a byte of it is sent.
@@ -87,7 +88,7 @@ describe('a synchronous export is a complete file or a refusal before its first 
       { list: 'channel-videos', id: FIXTURE_IDS.bigChannel, rows: BIG_CHANNEL_VIDEOS },
     ] as const;
     const outcomes = new Set<string>();
-    for (let run = 0; run < 20; run++) {
+    for (let run = 0; run < STRESS_RUNS; run++) {
       // A fresh explorer: a fresh window, and no page cached by the run before.
       const explorer = await serveExplorer({
         CATALOGUE_QUOTA: '370',

@@ -8,6 +8,7 @@ import { endpoints } from '../../shared/endpoints.ts';
 import { problemSchema } from '../../shared/problem.ts';
 import { exportPath, walkCostPath } from '../../shared/whole-list.ts';
 import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
+import { STRESS_RUNS } from '../../test-support/stress.ts';
 
 // A walk pays before it answers: its quoted lookups are reserved from the hour and from its
 // client's share (walk-payment.ts), so an export that starts always ends with the whole list,
@@ -39,12 +40,12 @@ const problemOf = async (response: Response) =>
   > & { cost?: { lookups: number | null } };
 
 describe('walks reserve what they were quoted', () => {
-  it('ten exports that fit the hour together all complete; an eleventh is refused up front with its cost (20 runs)', async () => {
+  it('ten exports that fit the hour together all complete; an eleventh is refused up front with its cost', async () => {
     // Each page takes half a second, so the ten walks are still waiting for their second page
     // when the eleventh asks, however busy the machine running the tests.
     await fixture.setFaults({ latencyMs: 500 });
     const list = FIXTURE_IDS.playlist101;
-    for (let run = 0; run < 20; run++) {
+    for (let run = 0; run < STRESS_RUNS; run++) {
       // The first page (one lookup, shared) and each walk's one more page: 11.
       const explorer = await serveExplorer({
         CATALOGUE_QUOTA_PER_HOUR: '11',
@@ -76,10 +77,10 @@ describe('walks reserve what they were quoted', () => {
     }
   }, 60_000);
 
-  it('of two exports that each fit what is left but not together, neither is cut off (20 runs)', async () => {
+  it('of two exports that each fit what is left but not together, neither is cut off', async () => {
     const list = FIXTURE_IDS.playlist5000;
     const outcomes = new Set<string>();
-    for (let run = 0; run < 20; run++) {
+    for (let run = 0; run < STRESS_RUNS; run++) {
       // The first page, one walk's 49 more, and 10 to spare: not two walks' 98.
       const explorer = await serveExplorer({
         CATALOGUE_QUOTA_PER_HOUR: '60',

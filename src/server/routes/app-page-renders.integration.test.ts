@@ -95,6 +95,15 @@ describe('renders keyed on what changes them', () => {
     const etags = new Set<string | null>();
     const statuses = new Set<number>();
     const canonicals = new Set<string | undefined>();
+    const other = { client: '198.51.100.2' };
+    expect((await get(`/channel/${FIXTURE_IDS.smallChannel}`, other)).response.status).toBe(200);
+    // Meanwhile, another client's kept view answers as ever.
+    const otherReads = (async () => {
+      for (let n = 0; n < 20; n++)
+        expect((await get(`/channel/${FIXTURE_IDS.smallChannel}`, other)).response.status).toBe(
+          200,
+        );
+    })();
     for (let n = 0; n < 1000; n += 16) {
       await Promise.all(
         Array.from({ length: Math.min(16, 1000 - n) }, async (_, i) => {
@@ -109,8 +118,9 @@ describe('renders keyed on what changes them', () => {
         }),
       );
     }
+    await otherReads;
     expect([...statuses]).toEqual([200]);
-    expect(rendered).toEqual([`/playlist/${PLAYLIST}`]);
+    expect(rendered).toEqual([`/channel/${FIXTURE_IDS.smallChannel}`, `/playlist/${PLAYLIST}`]);
     expect(etags.size).toBe(1);
     expect([...canonicals]).toEqual([`${ORIGIN}/playlist/${PLAYLIST}`]);
     // The page itself was asked of the upstream once.
