@@ -17,6 +17,8 @@ const ALONE = ['src/**/*.alone.test.ts', 'bench/**/*.alone.test.ts'];
 export default defineConfig({
   test: {
     environment: 'node',
+    // Vitest's default leaves a core free, which on two cores is one file at a time.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

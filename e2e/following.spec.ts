@@ -202,7 +202,7 @@ test('with storage full, a follow says it was not saved, and is not shown as mad
   // Fills this origin's storage to the last character it takes.
   await page.evaluate(() => {
     let n = 0;
-    for (let size = 1 << 20; size >= 1; ) {
+    for (let size = 1 << 20; size >= 1;) {
       try {
         localStorage.setItem(`filler-${n++}`, 'x'.repeat(size));
       } catch {
@@ -265,7 +265,10 @@ test('a store written by a newer version is shown, and survives a follow untouch
     ],
     folders: ['Music'],
   });
-  await page.evaluate(([key, text]) => localStorage.setItem(key!, text!), [FOLLOW_STORE_KEY, newer]);
+  await page.evaluate(
+    ([key, text]) => localStorage.setItem(key!, text!),
+    [FOLLOW_STORE_KEY, newer],
+  );
   await page.reload();
   await expect(page.getByText('saved by a newer version of the explorer')).toBeVisible();
   await expect(cardOf(page, 'Field recordings 🎧').getByText('#101')).toBeVisible();

@@ -4,7 +4,8 @@ import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
 // A long list scrolled far: the rows that left the window must leave the renderer too. What the
 // renderer holds is counted after a forced garbage collection (Chromium's DOM counters count
 // detached nodes still reachable from script), and the early rows are found again where they
-// were when the reader comes back.
+// were when the reader comes back. The behaviour, on a thousand rows; bench 19 measures the
+// figures over the 300,000-video channel and the 20,000-item playlist.
 
 async function heldAfterGc(cdp: CDPSession): Promise<{ nodes: number; listeners: number }> {
   await cdp.send('HeapProfiler.collectGarbage');
@@ -35,10 +36,10 @@ function flingTo(page: Page, to: number): Promise<number> {
   );
 }
 
-test('scrolling 3,000 rows of a long channel leaves no rows behind in the renderer', async ({
+test('scrolling 1,000 rows of a long channel leaves no rows behind in the renderer', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/channel/${IDS.hugeChannel}`);
   const list = page.getByRole('feed', { name: 'Videos' });
@@ -48,9 +49,9 @@ test('scrolling 3,000 rows of a long channel leaves no rows behind in the render
   const cdp = await page.context().newCDPSession(page);
   const start = await heldAfterGc(cdp);
 
-  expect(await flingTo(page, 3_000)).toBeGreaterThanOrEqual(3_000);
+  expect(await flingTo(page, 1_000)).toBeGreaterThanOrEqual(1_000);
   const far = await heldAfterGc(cdp);
-  // Some 3,000 rows of about 15 nodes each were drawn on the way: held, they would be 45,000.
+  // Some 1,000 rows of about 15 nodes each were drawn on the way: held, they would be 15,000.
   expect(far.nodes, 'DOM nodes held after GC').toBeLessThan(start.nodes + 1_000);
   expect(far.listeners, 'listeners held after GC').toBeLessThanOrEqual(2 * start.listeners);
 

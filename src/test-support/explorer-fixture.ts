@@ -189,7 +189,13 @@ export async function startExplorerFixture(
     env: ExplorerEnv = {},
     { logger = createLogger('silent'), warmUp = true } = {},
   ) {
-    const config = readServerConfig(envFor(env));
+    // The test and this explorer share one thread: a long check in the test (a deep equal of a
+    // whole list) holds back the server's keep-alive timer with the client's, and the next
+    // request may go out on a socket the server closes as soon as its timer runs. A keep-alive
+    // longer than any such check keeps that race out; a test of the timeouts sets its own.
+    const config = readServerConfig(
+      envFor({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '20000', HTTP_IDLE_TIMEOUT_MS: '60000', ...env }),
+    );
     const explorer = await startExplorer(config, logger);
     const edge = createHttpEdge(explorer.listener, { timeouts: config.http, logger });
     await new Promise<void>((done) => edge.server.listen(0, '127.0.0.1', done));

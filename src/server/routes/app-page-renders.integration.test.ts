@@ -97,6 +97,7 @@ describe('renders keyed on what changes them', () => {
     const canonicals = new Set<string | undefined>();
     const other = { client: '198.51.100.2' };
     expect((await get(`/channel/${FIXTURE_IDS.smallChannel}`, other)).response.status).toBe(200);
+    const hitsBefore = fixture.upstream.hits();
     // Meanwhile, another client's kept view answers as ever.
     const otherReads = (async () => {
       for (let n = 0; n < 20; n++)
@@ -124,7 +125,7 @@ describe('renders keyed on what changes them', () => {
     expect(etags.size).toBe(1);
     expect([...canonicals]).toEqual([`${ORIGIN}/playlist/${PLAYLIST}`]);
     // The page itself was asked of the upstream once.
-    expect(fixture.upstream.hits()).toBeLessThanOrEqual(1);
+    expect(fixture.upstream.hits() - hitsBefore).toBeLessThanOrEqual(1);
   });
 
   it('what the view shows does change it: a deep link, the panel opening', async () => {

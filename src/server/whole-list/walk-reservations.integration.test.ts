@@ -143,10 +143,15 @@ describe('walks at once', () => {
   });
 
   it('a reader that stops reading is cut after the idle timeout, and its slot goes to the next', async () => {
-    // The default timeouts: with them, a stalled reader of an export held its walk for about
-    // twice the idle timeout (the socket's own timeout did not see it idle at once).
-    const idleMs = 30_000;
-    const explorer = await serveExplorer({ WALKS_AT_ONCE: '1' });
+    // A stalled reader of an export once held its walk for about twice the idle timeout (the
+    // socket's own timeout did not see it idle at once): released within the timeout and a
+    // margin short of that, it is released on time. A short timeout keeps the wait short.
+    const idleMs = 3_000;
+    const explorer = await serveExplorer({
+      WALKS_AT_ONCE: '1',
+      HTTP_IDLE_TIMEOUT_MS: String(idleMs),
+      UPSTREAM_TIMEOUT_MS: '2000',
+    });
     // The big channel's export (8.7 MB) to a socket that never reads: more than the two
     // sides' buffers hold, so the server's writes stop.
     const stalled = connect(explorer.port, '127.0.0.1');
@@ -158,7 +163,7 @@ describe('walks at once', () => {
     // A channel's export answers once it has read the whole channel (walk-spool.ts): the idle
     // time counts from the answer's first bytes, which the paused socket still takes in.
     while (stalled.readableLength === 0) await sleep(20);
-    await sleep(idleMs + 2_000);
+    await sleep(idleMs * 1.5);
     // The walk was released: the one slot answers another reader at once.
     const started = performance.now();
     const next = await explorer.get(
