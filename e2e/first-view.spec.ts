@@ -174,34 +174,71 @@ const VIEWS: ReadonlyArray<{
   name: string;
   path: string;
   ready: string;
+  /** An element the server rendered, which hydration must adopt rather than draw again. */
+  adopted: string;
   /** Views opened first, as a returning reader did: what the browser remembers of them. */
   openedBefore?: string[];
 }> = [
-  { name: 'home', path: '/', ready: 'h1' },
+  { name: 'home', path: '/', ready: 'h1', adopted: 'h1' },
   {
     name: 'home, for a reader who has opened views',
     path: '/',
     ready: 'h1',
+    adopted: 'h1',
     openedBefore: [`/playlist/${IDS.playlist5000}`, `/channel/${IDS.bigChannel}`],
   },
-  { name: 'a playlist', path: `/playlist/${IDS.playlist5000}`, ready: ROWS },
+  { name: 'a playlist', path: `/playlist/${IDS.playlist5000}`, ready: ROWS, adopted: ROWS },
   {
     name: 'a deep link',
     path: `/playlist/${IDS.playlist5000}?index=2345`,
-    ready: `${ROWS}[aria-posinset="2345"]`,
+    ready: `${ROWS}[aria-posinset="2345"] [aria-current="true"]`,
+    adopted: 'h1',
   },
   {
+    // Within the rows the server sent: the app opens there once it has taken over.
     name: 'a deep link into the first page',
     path: `/playlist/${IDS.playlist5000}?index=60`,
-    ready: `${ROWS}[aria-posinset="60"]`,
+    ready: `${ROWS}[aria-posinset="60"] [aria-current="true"]`,
+    adopted: `${ROWS}[aria-posinset="60"]`,
   },
-  { name: 'a channel’s videos', path: `/channel/${IDS.bigChannel}`, ready: ROWS },
-  { name: 'a channel’s playlists', path: `/channel/${IDS.bigChannel}/playlists`, ready: ROWS },
-  { name: 'an embedded playlist', path: `/embed/playlist/${IDS.playlist5000}`, ready: ROWS },
-  { name: 'an embedded channel', path: `/embed/channel/${IDS.bigChannel}?theme=dark`, ready: ROWS },
-  { name: 'an unknown playlist', path: `/playlist/${IDS.unknownPlaylist}`, ready: 'h1' },
-  { name: 'an unknown path', path: '/no/such/page', ready: 'h1' },
+  { name: 'a channel’s videos', path: `/channel/${IDS.bigChannel}`, ready: ROWS, adopted: ROWS },
+  {
+    name: 'a channel’s playlists',
+    path: `/channel/${IDS.bigChannel}/playlists`,
+    ready: ROWS,
+    adopted: ROWS,
+  },
+  {
+    name: 'an embedded playlist',
+    path: `/embed/playlist/${IDS.playlist5000}`,
+    ready: ROWS,
+    adopted: ROWS,
+  },
+  {
+    name: 'an embedded channel',
+    path: `/embed/channel/${IDS.bigChannel}?theme=dark`,
+    ready: ROWS,
+    adopted: ROWS,
+  },
+  {
+    name: 'an unknown playlist',
+    path: `/playlist/${IDS.unknownPlaylist}`,
+    ready: 'h1',
+    adopted: 'h1',
+  },
+  { name: 'an unknown path', path: '/no/such/page', ready: 'h1', adopted: 'h1' },
 ];
+
+/** Marks the first server-rendered element matching `selector` as it is parsed, before any script. */
+function markServerElement(wanted: string): void {
+  const observer = new MutationObserver(() => {
+    const element = document.querySelector(wanted);
+    if (!element) return;
+    (element as Element & { fromServer?: boolean }).fromServer = true;
+    observer.disconnect();
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
 
 /** Installed before any page script: every layout shift and CSP violation, from the start. */
 function watchFirstView(): void {
@@ -246,7 +283,7 @@ for (const [device, settings] of Object.entries(DEVICES)) {
     test.use(settings);
 
     for (const view of VIEWS) {
-      test(`${view.name}: no layout shift, CSP violation or axe violation as the app takes over`, async ({
+      test(`${view.name}: the server's markup adopted, no layout shift, CSP violation or axe violation as the app takes over`, async ({
         page,
         expectConsoleErrors,
       }) => {
@@ -254,8 +291,15 @@ for (const [device, settings] of Object.entries(DEVICES)) {
         expectConsoleErrors(/status of 404/);
         for (const path of view.openedBefore ?? []) await page.goto(path);
         await page.addInitScript(watchFirstView);
+        await page.addInitScript(markServerElement, view.adopted);
         await page.goto(view.path);
         await expect(page.locator(view.ready).first()).toBeInViewport({ timeout: 20_000 });
+        // The same DOM node: hydration adopted it rather than drawing the view again.
+        const adopted = await page
+          .locator(view.adopted)
+          .first()
+          .evaluate((element) => (element as Element & { fromServer?: boolean }).fromServer);
+        expect(adopted, 'the server-rendered element, adopted by hydration').toBe(true);
         // Whatever the app does next on its own (pages read ahead, thumbnails) is in too.
         await page.waitForLoadState('networkidle');
         await nextFrames(page);

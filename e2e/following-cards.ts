@@ -33,10 +33,41 @@ export async function everyCard(page: Page): Promise<CardText[]> {
       total = card.setSize;
       byPosition.set(card.position, card);
     }
-    await page.evaluate(() => window.scrollBy(0, window.innerHeight / 2));
+    await scrollHalfAWindow(page);
   }
   expect(byPosition.size).toBe(total);
   return [...byPosition.values()].sort((a, b) => a.position - b.position);
+}
+
+/**
+ * Scrolls down half a window, then waits until the cards cover the window again: read sooner,
+ * on a busy machine, the virtual list may not have drawn the cards scrolled into view yet, and
+ * one would be skipped.
+ */
+function scrollHalfAWindow(page: Page): Promise<void> {
+  return page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        window.scrollBy(0, window.innerHeight / 2);
+        const deadline = performance.now() + 5_000;
+        const covered = () => {
+          const cards = [...document.querySelectorAll('main li[aria-posinset]')].map((card) =>
+            card.getBoundingClientRect(),
+          );
+          const atEnd = window.scrollY + window.innerHeight >= document.body.scrollHeight - 1;
+          return (
+            cards.some((rect) => rect.top <= 1 && rect.bottom > 0) &&
+            (atEnd ||
+              cards.some(
+                (rect) => rect.top < window.innerHeight && rect.bottom >= window.innerHeight - 1,
+              ))
+          );
+        };
+        const check = () =>
+          covered() || performance.now() > deadline ? resolve() : requestAnimationFrame(check);
+        requestAnimationFrame(check);
+      }),
+  );
 }
 
 /** The number of lists the view holds (its cards' set size), once it shows any. */

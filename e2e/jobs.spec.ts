@@ -29,6 +29,8 @@ const itemsOf = async (card: Locator) => Number(await card.getAttribute('data-it
 test('a summary and a CSV export as jobs: the total from the result, every row in the file', async ({
   page,
 }) => {
+  // 334 pages at the jobs' 24 lookups a two-second window: about half a minute.
+  test.setTimeout(90_000);
   await asNewClient(page);
   await page.goto(`/channel/${IDS.bigChannel}`);
   await openPanel(page);
@@ -38,7 +40,7 @@ test('a summary and a CSV export as jobs: the total from the result, every row i
   await page.getByRole('button', { name: 'Summary as a job' }).click();
   const cards = page.getByTestId('job');
   const summary = cards.filter({ hasText: 'Summary' });
-  await expect(summary).toHaveAttribute('data-job-state', 'done');
+  await expect(summary).toHaveAttribute('data-job-state', 'done', { timeout: 60_000 });
   // The total, from the job's result, as the synchronous total shows it.
   const synchronous = page.getByTestId('summary').last();
   await expect(summary.getByTestId('total-duration')).toBeVisible();
@@ -48,7 +50,7 @@ test('a summary and a CSV export as jobs: the total from the result, every row i
 
   await page.getByRole('button', { name: 'CSV as a job' }).click();
   const csv = cards.filter({ hasText: 'Export (CSV)' });
-  await expect(csv).toHaveAttribute('data-job-state', 'done');
+  await expect(csv).toHaveAttribute('data-job-state', 'done', { timeout: 60_000 });
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     csv.getByRole('link', { name: /^Download/ }).click(),
@@ -59,24 +61,13 @@ test('a summary and a CSV export as jobs: the total from the result, every row i
   expect(rows).toHaveLength(await itemsOf(csv));
   expect(rows).toHaveLength(10_000);
   expect(new Set(rows.map((row) => row.id)).size).toBe(10_000);
-
-  // The synchronous file, which the server reads whole before its first byte: the same rows,
-  // under the name the server gives it.
-  const [now] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('link', { name: 'Download CSV' }).click(),
-  ]);
-  expect(now.suggestedFilename()).toMatch(/\.csv$/);
-  const sameRows = parse(await readFile(await now.path()), { bom: true, columns: true }) as {
-    id: string;
-  }[];
-  expect(sameRows.map((row) => row.id)).toEqual(rows.map((row) => row.id));
+  // That the file is the list exactly, in its order, is the integration tests' (jobs/).
 });
 
 test('a job on the 20,000-item playlist: followed across a reload and another page, waiting for quota, told when done, downloaded whole', async ({
   page,
 }) => {
-  // 400 pages at the pace of a two-second window (playwright.config.ts): about 17 s. The
+  // 200 pages at the pace of a two-second window (playwright.config.ts): about 17 s. The
   // 300,000-video channel's job is the integration test's (huge-list-jobs.alone.test.ts).
   test.setTimeout(120_000);
   await asNewClient(page);
@@ -110,7 +101,7 @@ test('a job on the 20,000-item playlist: followed across a reload and another pa
   await expect(panelButton(page)).toHaveAttribute('aria-expanded', 'true');
   await expect.poll(() => itemsOf(card)).toBeGreaterThan(beforeReload);
   await expect(card.getByTestId('job-progress')).toHaveText(
-    /^[\d,]+ items so far · [\d,]+ lookups spent$/,
+    /^[\d,]+ of 20,000 items · \d+% · [\d,]+ lookups spent$/,
   );
 
   // It spends the window's part for jobs, then waits for room, saying until when.
@@ -153,32 +144,6 @@ test('a job on the 20,000-item playlist: followed across a reload and another pa
   expect(lines[0]).toMatch(
     new RegExp(`^https://www\\.youtube\\.com/watch\\?v=[\\w-]{11}&list=${IDS.playlist20000}`),
   );
-});
-
-test('a synchronous export refused for its length points to the job that can make it', async ({
-  page,
-  expectConsoleErrors,
-}) => {
-  // The refusal's status, as the browser logs a failed request.
-  expectConsoleErrors(/409/);
-  await asNewClient(page);
-  await page.goto(`/channel/${IDS.hugeChannel}`);
-  await openPanel(page);
-  await page.getByRole('link', { name: 'Download Text' }).click();
-  await expect(page.getByText('Reading the whole list for the file…')).toBeVisible();
-  // 10,000 pages are more than an answer reads before its first byte: refused, nothing sent.
-  const refusal = page.getByRole('alert').filter({ hasText: 'The file could not be made now.' });
-  await expect(refusal).toHaveText(
-    /The list is too long to read whole before the file begins\.Make it as a job$/,
-    { timeout: 30_000 },
-  );
-  await refusal.getByRole('button', { name: 'Make it as a job' }).click();
-  const card = page.getByTestId('job');
-  await expect(card.getByRole('heading', { name: 'Export (text)' })).toBeVisible();
-  await expect.poll(() => itemsOf(card)).toBeGreaterThan(0);
-  await card.getByRole('button', { name: 'Cancel' }).click();
-  await expect(card).toHaveAttribute('data-job-state', 'cancelled');
-  await expect(card.getByText('Cancelled')).toBeVisible();
 });
 
 test('a job the server no longer has is shown as gone, and can be removed', async ({

@@ -342,3 +342,30 @@ test('the panel’s choices join the top item in the address, in place, and back
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(y);
   await expect(find).toHaveValue('a');
 });
+
+test('a synchronous export refused for its length points to the job that can make it', async ({
+  page,
+  expectConsoleErrors,
+}) => {
+  // The refusal's status, as the browser logs a failed request.
+  expectConsoleErrors(/409/);
+  // A thousand pages read before the refusal, on a machine busy with the other journeys.
+  test.setTimeout(60_000);
+  await page.goto(`/channel/${IDS.hugeChannel}`);
+  await openPanel(page);
+  await page.getByRole('link', { name: 'Download Text' }).click();
+  await expect(page.getByText('Reading the whole list for the file…')).toBeVisible();
+  // 10,000 pages are more than an answer reads before its first byte: refused, nothing sent.
+  const refusal = page.getByRole('alert').filter({ hasText: 'The file could not be made now.' });
+  await expect(refusal).toHaveText(
+    /The list is too long to read whole before the file begins\.Make it as a job$/,
+    { timeout: 30_000 },
+  );
+  await refusal.getByRole('button', { name: 'Make it as a job' }).click();
+  const card = page.getByTestId('job');
+  await expect(card.getByRole('heading', { name: 'Export (text)' })).toBeVisible();
+  await expect.poll(async () => Number(await card.getAttribute('data-items'))).toBeGreaterThan(0);
+  await card.getByRole('button', { name: 'Cancel' }).click();
+  await expect(card).toHaveAttribute('data-job-state', 'cancelled');
+  await expect(card.getByText('Cancelled')).toBeVisible();
+});
