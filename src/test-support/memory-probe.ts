@@ -52,6 +52,13 @@ export function statusBytes(
 /** Resident set size of a process, bytes; null where there is no /proc. */
 export const residentBytes = (pid: number): number | null => statusBytes(pid, 'VmRSS');
 
+/** Resident set size of a process, bytes, for a check that cannot be made without /proc. */
+export function requireResidentBytes(pid: number): number {
+  const bytes = residentBytes(pid);
+  if (bytes === null) throw new Error(`no resident memory for ${pid}: this check needs /proc`);
+  return bytes;
+}
+
 /**
  * Asks a child started with `childMemoryArgs` for its memory after a full collection. The
  * child's stderr must be piped; other output on it is left alone.

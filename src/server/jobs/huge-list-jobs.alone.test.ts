@@ -19,7 +19,7 @@ import {
   type ExplorerEnv,
   type ExplorerFixture,
 } from '../../test-support/explorer-fixture.ts';
-import { residentBytes } from '../../test-support/memory-probe.ts';
+import { requireResidentBytes } from '../../test-support/memory-probe.ts';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { startFlags } from '../../test-support/start-flags.ts';
 import { postJob, untilJob } from '../../test-support/job-requests.ts';
@@ -81,13 +81,6 @@ async function fixture(): Promise<ExplorerFixture> {
 
 const post = (url: string, body: JobRequest, client = '192.0.2.1') => postJob(url, body, client);
 
-/** Resident memory of a child; a machine without /proc cannot run the memory checks at all. */
-function resident(pid: number): number {
-  const bytes = residentBytes(pid);
-  if (bytes === null) throw new Error(`no resident memory for ${pid}: this test needs /proc`);
-  return bytes;
-}
-
 /** Polls the job until `done`, sampling the resident memory of `watched` on the way. */
 const until = (
   url: string,
@@ -99,7 +92,7 @@ const until = (
     timeoutMs: 180_000,
     everyMs: 250,
     onRead() {
-      if (watched) watched.peak = Math.max(watched.peak, resident(watched.pid));
+      if (watched) watched.peak = Math.max(watched.peak, requireResidentBytes(watched.pid));
     },
   });
 
@@ -117,7 +110,7 @@ async function settledMemory(
   const done = await until(url, short.headers.get('location')!, (job) => job.state === 'done');
   await (await fetch(url + done.result!.href)).arrayBuffer();
   await sleep(500);
-  return { pid, peak: resident(pid) };
+  return { pid, peak: requireResidentBytes(pid) };
 }
 
 /**
@@ -243,7 +236,10 @@ describe('whole lists exported as jobs', () => {
       const restartMs = Date.now() - killedAt;
       // The restarted process takes the job up as it starts, so it has no settled moment of its
       // own: its growth is measured from the first's, the same build with the same flags.
-      const secondMemory = { pid: second.child.pid!, peak: resident(second.child.pid!) };
+      const secondMemory = {
+        pid: second.child.pid!,
+        peak: requireResidentBytes(second.child.pid!),
+      };
       const done = await until(again, location, (job) => job.state === 'done', secondMemory);
       const tookSeconds = (Date.now() - started) / 1000;
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   childMemoryArgs,
   readChildMemory,
-  residentBytes,
+  requireResidentBytes,
   type ChildMemory,
 } from '../../test-support/memory-probe.ts';
 import {
@@ -170,13 +170,6 @@ interface Run {
   resident: { warm: number; peak: number };
 }
 
-/** Resident memory of a child; a machine without /proc cannot run this check at all. */
-function resident(pid: number): number {
-  const bytes = residentBytes(pid);
-  if (bytes === null) throw new Error(`no resident memory for ${pid}: this test needs /proc`);
-  return bytes;
-}
-
 /** One explorer, the whole traffic, and its memory on the way and afterwards. */
 async function run(cacheBytes: number): Promise<Run> {
   const explorer = await startExplorer(cacheBytes);
@@ -184,9 +177,9 @@ async function run(cacheBytes: number): Promise<Run> {
     const pid = explorer.child.pid!;
     // The code paths compiled and the pools filled before anything is compared.
     await drive(explorer.url, 'warm', WARM_UP);
-    const warm = resident(pid);
+    const warm = requireResidentBytes(pid);
     let peak = warm;
-    const sampler = setInterval(() => (peak = Math.max(peak, resident(pid))), 20);
+    const sampler = setInterval(() => (peak = Math.max(peak, requireResidentBytes(pid))), 20);
     try {
       await drive(explorer.url, 'page', PAGES);
     } finally {
