@@ -258,6 +258,12 @@ describe('summaries', () => {
     );
     expect(unknown.status).toBe(404);
     expect((await problemOf(unknown)).code).toBe('playlist_not_found');
+    // Its price too: the first page's problem, as the lookup answers it.
+    const price = await explorer.get(
+      walkCostPath('playlist', 'PLthisPlaylistDoesNotExist000000000'),
+    );
+    expect(price.status).toBe(404);
+    expect((await problemOf(price)).code).toBe('playlist_not_found');
     const badId = await explorer.get(summaryPath('channel-videos', 'not-a-channel'));
     expect(badId.status).toBe(400);
     expect((await problemOf(badId)).code).toBe('invalid_id');
