@@ -41,7 +41,7 @@ import type { PageSource } from '../pages/page-source.ts';
 //
 // Renders cost the server's CPU (7 to 21 ms for a list view), so, beyond the kept ones, which
 // are free, each client has an allowance of them (RENDER_RATE_LIMIT_*): a client past it gets
-// the view's kept render if there is one, else a 429 (render-limit.ts, refusal-page.ts).
+// the view's kept render if there is one, else a 429 (client-rate-limit.ts, refusal-page.ts).
 
 export interface AppPageOptions {
   /** Null when something else serves the app. */
