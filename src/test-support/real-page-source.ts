@@ -57,3 +57,29 @@ export function realPageSource(
   });
   return { pageSource, cache, upstream, close: () => upstream.close() };
 }
+
+/**
+ * Every item of a list, read page by page through `pageSource` (as a test's own reference,
+ * apart from the code under test), with how many pages that took.
+ */
+export async function readWholeList<Item>(
+  pageSource: PageSource,
+  endpoint: 'playlist' | 'channel-videos' | 'channel-playlists',
+  id: string,
+): Promise<{ items: Item[]; pages: number }> {
+  const items: Item[] = [];
+  let pages = 0;
+  let continuation: string | undefined;
+  do {
+    const answer = await pageSource.get({ endpoint, id, continuation }, 'test');
+    if (answer.kind !== 'page') throw new Error(answer.detail);
+    const page = JSON.parse(answer.page.body.toString('utf8')) as {
+      items: Item[];
+      continuation: string | null;
+    };
+    items.push(...page.items);
+    pages++;
+    continuation = page.continuation ?? undefined;
+  } while (continuation !== undefined);
+  return { items, pages };
+}

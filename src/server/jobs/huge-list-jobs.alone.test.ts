@@ -23,7 +23,7 @@ import { requireResidentBytes } from '../../test-support/memory-probe.ts';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { startFlags } from '../../test-support/start-flags.ts';
 import { postJob, untilJob } from '../../test-support/job-requests.ts';
-import { realPageSource } from '../../test-support/real-page-source.ts';
+import { readWholeList, realPageSource } from '../../test-support/real-page-source.ts';
 
 // Whole lists exported as jobs over quota windows of seconds. The demo's channel of 300,000 videos
 // (10,000 pages of 30), with its state in STATE_DIR and the server killed outright (SIGKILL) part
@@ -147,26 +147,16 @@ async function channelIds(made: ExplorerFixture, channel: string): Promise<strin
     apiKey: made.apiKey,
     apiSecret: made.apiSecret,
   });
-  const ids: string[] = [];
   try {
-    let continuation: string | undefined;
-    do {
-      const answer = await direct.pageSource.get(
-        { endpoint: 'channel-videos', id: channel, continuation },
-        'test',
-      );
-      if (answer.kind !== 'page') throw new Error(answer.detail);
-      const page = JSON.parse(answer.page.body.toString('utf8')) as {
-        items: Array<{ id: string }>;
-        continuation: string | null;
-      };
-      ids.push(...page.items.map((item) => item.id));
-      continuation = page.continuation ?? undefined;
-    } while (continuation !== undefined);
+    const { items } = await readWholeList<{ id: string }>(
+      direct.pageSource,
+      'channel-videos',
+      channel,
+    );
+    return items.map((item) => item.id);
   } finally {
     await direct.close();
   }
-  return ids;
 }
 
 /** The upstream's requests for a list's pages since `from`: how many, and how many distinct. */

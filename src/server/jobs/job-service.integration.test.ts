@@ -11,7 +11,11 @@ import { openStateDatabase } from '../disk/state-database.ts';
 import { createClientShares } from '../quota/client-shares.ts';
 import { createQuotaGuard } from '../quota/quota-guard.ts';
 import { startExplorerFixture, type ExplorerFixture } from '../../test-support/explorer-fixture.ts';
-import { realPageSource, type RealPageSource } from '../../test-support/real-page-source.ts';
+import {
+  readWholeList,
+  realPageSource,
+  type RealPageSource,
+} from '../../test-support/real-page-source.ts';
 import { jobFiles } from './job-files.ts';
 import { createJobPacer } from './job-pacer.ts';
 import { JOB_RECORDS_SCHEMA, sqliteJobRecords } from './job-records.ts';
@@ -261,23 +265,11 @@ describe('a whole-list job', () => {
 
     // What the summary should say, worked out here from the items themselves rather than by the
     // fold under test, so that a wrong fold cannot agree with itself.
-    const items: ChannelVideo[] = [];
-    let pages = 0;
-    let continuation: string | undefined;
-    do {
-      const answer = await source.pageSource.get(
-        { endpoint: 'channel-videos', id: FIXTURE_IDS.bigChannel, continuation },
-        'x',
-      );
-      if (answer.kind !== 'page') throw new Error(answer.detail);
-      const page = JSON.parse(answer.page.body.toString('utf8')) as {
-        items: ChannelVideo[];
-        continuation: string | null;
-      };
-      items.push(...page.items);
-      pages++;
-      continuation = page.continuation ?? undefined;
-    } while (continuation !== undefined);
+    const { items, pages } = await readWholeList<ChannelVideo>(
+      source.pageSource,
+      'channel-videos',
+      FIXTURE_IDS.bigChannel,
+    );
 
     const timed = items
       .map((item, i) => ({ position: i + 1, id: item.id, title: item.title, value: item.duration }))

@@ -8,8 +8,8 @@ import type { JobRecord, JobRecords } from './job-records.ts';
 // process's (records in STATE_DIR's SQLite file or in memory, rows in files, leases in a map:
 // one process holds a STATE_DIR, so nobody else could run its jobs), and the replicas' in
 // Redis (shared-state/shared-jobs.ts), where any replica answers about any job and one at a
-// time runs it. A runner holds a job's lease and renews it while it runs; every write it makes names it
-// as the owner and is refused once the lease has gone to someone else or the job was
+// time runs it. A runner holds a job's lease and renews it while it runs; every write it makes
+// names it as the owner and is refused once the lease has gone to someone else or the job was
 // cancelled, so a runner that lost its job (a pause longer than the lease, a cancel on another
 // replica) can never write over the one that took it over.
 
