@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, HEADLESS_SHELL_EXECUTABLE } from './e2e/chromium.ts';
 import { BUILT_SERVER } from './src/server/start.ts';
 
 // Browser journeys in Debian's Chromium against the real explorer server with its
@@ -73,13 +73,22 @@ export default defineConfig<E2EOptions>({
     // Recording a trace of every test costs as much CPU as the tests; `--trace on` records one.
     trace: 'off',
     viewport: { width: 1280, height: 800 },
-    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: HEADLESS_SHELL_EXECUTABLE, args: CHROMIUM_ARGS },
   },
   projects: [
     {
-      name: 'chromium',
-      testIgnore: /(^|\/)(faults|jobs)\.spec\.ts$/,
-      use: { baseURL: `http://127.0.0.1:${PORT}`, cataloguePort: CATALOGUE_PORT },
+      // One file, its journeys one after the other: a job spends the server's window, which a
+      // second journey's job would share.
+      name: 'jobs',
+      testMatch: /(^|\/)jobs\.spec\.ts$/,
+      fullyParallel: false,
+      use: {
+        baseURL: `http://127.0.0.1:${JOBS_PORT}`,
+        cataloguePort: JOBS_CATALOGUE_PORT,
+        // A job tells the reader it has ended with a notification, which the headless shell
+        // does not have.
+        launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
+      },
     },
     {
       // One file, so one worker: switched faults are the whole server's, and two files of
@@ -90,12 +99,9 @@ export default defineConfig<E2EOptions>({
       use: { baseURL: `http://127.0.0.1:${FAULT_PORT}`, cataloguePort: FAULT_CATALOGUE_PORT },
     },
     {
-      // One file, its journeys one after the other: a job spends the server's window, which a
-      // second journey's job would share.
-      name: 'jobs',
-      testMatch: /(^|\/)jobs\.spec\.ts$/,
-      fullyParallel: false,
-      use: { baseURL: `http://127.0.0.1:${JOBS_PORT}`, cataloguePort: JOBS_CATALOGUE_PORT },
+      name: 'chromium',
+      testIgnore: /(^|\/)(faults|jobs)\.spec\.ts$/,
+      use: { baseURL: `http://127.0.0.1:${PORT}`, cataloguePort: CATALOGUE_PORT },
     },
   ],
   webServer: [

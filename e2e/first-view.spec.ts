@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { SERVER_RENDERED_ROWS } from '../src/shared/app-render.ts';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.ts';
+import { CHROMIUM_ARGS, HEADLESS_SHELL_EXECUTABLE } from './chromium.ts';
 import { expect, IDS, ROWS, test } from './fixtures.ts';
 
 // The first view: the server's page is the reader's from the moment it is painted, and the app
@@ -30,7 +30,7 @@ const DEVICES = {
 // grows past the window as the app takes over gains one and moves everything centred beside it.
 test.use({
   launchOptions: {
-    executablePath: CHROMIUM_EXECUTABLE,
+    executablePath: HEADLESS_SHELL_EXECUTABLE,
     args: CHROMIUM_ARGS,
     ignoreDefaultArgs: ['--hide-scrollbars'],
   },
