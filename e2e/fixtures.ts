@@ -4,6 +4,8 @@ import {
   test as base,
   expect,
   type APIRequestContext,
+  type Browser,
+  type BrowserContext,
   type Locator,
   type Page,
 } from '@playwright/test';
@@ -40,17 +42,14 @@ interface Fixtures {
 export const test = base.extend<Fixtures & E2EOptions>({
   cataloguePort: [0, { option: true }],
 
-  // Pages arrive rendered by the server and readable at once; the app takes them over a moment
-  // later (hydration). A journey that scrolls or clicks starts from the app, so `goto` waits
-  // for that moment too (unless scripts are off, when there is none).
+  // Every page of the test's browser context, the ones a test opens itself included.
+  context: async ({ context, javaScriptEnabled }, use) => {
+    context.on('page', (page) => gotoWaitsForTheApp(page, javaScriptEnabled !== false));
+    await use(context);
+  },
+
   page: async ({ page, javaScriptEnabled }, use) => {
-    const goto = page.goto.bind(page);
-    page.goto = async (url, options) => {
-      const response = await goto(url, options);
-      if (javaScriptEnabled !== false)
-        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-      return response;
-    };
+    gotoWaitsForTheApp(page, javaScriptEnabled !== false);
     await use(page);
   },
 
@@ -98,6 +97,32 @@ export const test = base.extend<Fixtures & E2EOptions>({
 });
 
 export { expect };
+
+const waiting = new WeakSet<Page>();
+
+/**
+ * Pages arrive rendered by the server and readable at once; the app takes them over a moment
+ * later (hydration). A journey that scrolls or clicks starts from the app (a click before then
+ * meets markup with no handler), so `goto` waits for that moment too, unless scripts are off,
+ * when there is none.
+ */
+function gotoWaitsForTheApp(page: Page, scripts: boolean): void {
+  if (!scripts || waiting.has(page)) return;
+  waiting.add(page);
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    return response;
+  };
+}
+
+/** A browser profile of its own (nothing stored), whose pages' `goto` waits for the app. */
+export async function cleanProfile(browser: Browser, origin: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: origin });
+  context.on('page', (page) => gotoWaitsForTheApp(page, true));
+  return context;
+}
 
 /** No serious or critical accessibility violations on what the page shows now. */
 export async function expectAccessible(page: Page): Promise<void> {

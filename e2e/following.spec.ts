@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { generateDemoCatalogue } from '../src/catalogue/demo-data.ts';
 import { FOLLOW_STORE_KEY, FOLLOW_STORE_VERSION } from '../src/app/following/follow-store.ts';
 import { everyCard, followedCount } from './following-cards.ts';
-import { expect, expectAccessible, IDS, test } from './fixtures.ts';
+import { cleanProfile, expect, expectAccessible, IDS, test } from './fixtures.ts';
 
 // Following lists with no account: the follow list lives in the browser (it survives a
 // reload), the Following view reads every followed list's feed, and the list goes out to and
@@ -107,7 +107,7 @@ test('exports OPML and imports it into a clean profile: the same list', async ({
   const opml = await readFile(file, 'utf8');
   expect(opml).toContain(`/feeds/playlist/${IDS.playlist101}.atom`);
 
-  const clean = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const clean = await cleanProfile(browser, new URL(page.url()).origin);
   try {
     const other = await clean.newPage();
     await other.goto('/following');

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
+import { cleanProfile, expect, expectAccessible, IDS, ROWS, test } from './fixtures.ts';
 import { formatsFor } from '../src/shared/i18n/formats.ts';
 import type { ListSummary } from '../src/shared/whole-list.ts';
 
@@ -104,7 +104,7 @@ test('open item 412, come back a week later: Continue at #412, the exact time le
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download JSON' }).click();
   const file = await readFile((await (await download).path())!, 'utf8');
-  const clean = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const clean = await cleanProfile(browser, new URL(page.url()).origin);
   try {
     const other = await clean.newPage();
     await other.goto('/following');
