@@ -62,7 +62,9 @@ export default defineConfig<E2EOptions>({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  workers: 2,
+  // One worker more than the cores: the jobs' journeys spend most of their time waiting for
+  // quota windows, and a third worker keeps both cores drawing meanwhile.
+  workers: 3,
   forbidOnly: CI,
   // A test that passes only on a second try is a defect to fix, not to retry.
   retries: 0,
