@@ -5,13 +5,12 @@ import { withAllCores } from './processes.ts';
 
 // The tests' Chromium, with precise heap figures for bench 6, on every core (processes.ts).
 export function launchChromium(): Promise<Browser> {
-  const t = performance.now();
   return withAllCores(() =>
     chromium.launch({
       executablePath: CHROMIUM_EXECUTABLE,
       args: [...CHROMIUM_ARGS, '--enable-precise-memory-info'],
     }),
-  ).then((b) => { console.error(`[prof] chromium ${(performance.now() - t).toFixed(0)} ms`); const c = b.close.bind(b); b.close = async () => { const t2 = performance.now(); await c(); console.error(`[prof] chromium close ${(performance.now() - t2).toFixed(0)} ms`); }; return b; });
+  );
 }
 
 /** Rows of the app's virtual lists (and of the reference page): a feed's articles. */

@@ -70,12 +70,7 @@ export async function startChild(
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
   child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
-  const T0 = performance.now();
   const stop = async () => {
-    const t = performance.now();
-    try { await stop0(); } finally { console.error(`[prof] stop ${args.at(-1)} ${(performance.now() - t).toFixed(0)} ms (lived ${(performance.now() - T0).toFixed(0)})`); }
-  };
-  const stop0 = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
@@ -86,7 +81,6 @@ export async function startChild(
     if (child.exitCode !== null) throw new Error(`${command} exited early:\n${output}`);
     try {
       await fetch(readyUrl);
-      console.error(`[prof] start ${args.at(-1)} ${(performance.now() - T0).toFixed(0)} ms`);
       return { process: child, output: () => output, stop };
     } catch {
       if (Date.now() > deadline) {
