@@ -15,7 +15,7 @@ import type { BenchRow } from './table.ts';
 // typing costs when the list costs nothing. At full speed and with the page's CPU slowed 4×
 // (latency-profiles.ts); the typing involves no network, so only the local profile.
 
-const QUERY = 'sourdough bread';
+export const FIND_QUERY = 'sourdough bread';
 
 async function taskSeconds(cdp: CDPSession): Promise<number> {
   const { metrics } = (await cdp.send('Performance.getMetrics')) as {
@@ -24,12 +24,12 @@ async function taskSeconds(cdp: CDPSession): Promise<number> {
   return metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
 }
 
-/** Main-thread milliseconds per keystroke while typing QUERY into the find box. */
-async function typeAndMeasure(page: Page, cdp: CDPSession): Promise<number[]> {
+/** Main-thread milliseconds per keystroke while typing `query` into the find box. */
+async function typeAndMeasure(page: Page, cdp: CDPSession, query: string): Promise<number[]> {
   const box = page.getByRole('searchbox', { name: /^Find in/ });
   await box.fill('');
   const times: number[] = [];
-  for (const key of QUERY) {
+  for (const key of query) {
     // Idle first, so the reading covers this key alone.
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30))),
@@ -68,7 +68,10 @@ async function typeAndMeasure(page: Page, cdp: CDPSession): Promise<number[]> {
 export async function benchFind(options: {
   conditions: readonly Conditions[];
   roundsFor: (conditions: Conditions) => number;
+  /** Typed a key at a time, over the first page and then over all 10,000. */
+  query: string;
 }): Promise<BenchRow[]> {
+  const { query } = options;
   const browser = await launchChromium();
   const rows: BenchRow[] = [];
   try {
@@ -88,14 +91,14 @@ export async function benchFind(options: {
           await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
           await page.getByRole('button', { name: /^Whole list/ }).click();
           // First page only: the reference.
-          const first = await typeAndMeasure(page, cdp);
+          const first = await typeAndMeasure(page, cdp, query);
           reference.push(percentile(first, 50));
           await page.getByRole('searchbox', { name: /^Find in/ }).fill('');
           await page.getByRole('button', { name: 'Load all', exact: true }).click();
           await page
             .getByText(/^All 10,000 items are loaded/)
             .waitFor({ state: 'visible', timeout: 180_000 });
-          const all = await typeAndMeasure(page, cdp);
+          const all = await typeAndMeasure(page, cdp, query);
           loaded.push(percentile(all, 50));
           worst.push(Math.max(...all));
           await context.close();
@@ -107,7 +110,7 @@ export async function benchFind(options: {
       rows.push({
         bench: '12',
         measure: labelled(
-          `find over the 10,000 loaded channel videos: main-thread time per keystroke, median (worst key ${formatSpread(w, 1, ' ms')}; "${QUERY}", ${rounds} rounds)`,
+          `find over the 10,000 loaded channel videos: main-thread time per keystroke, median (worst key ${formatSpread(w, 1, ' ms')}; "${query}", ${rounds} rounds)`,
           { cpuSlowdown: conditions.cpuSlowdown },
         ),
         figure: formatSpread(l, 1, ' ms'),

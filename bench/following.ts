@@ -31,6 +31,8 @@ const MANY = 5_000;
 /** A fast reader's steady scroll, for long enough to pass hundreds of cards. */
 const SCROLL_PX_PER_SECOND = 6_000;
 const SCROLL_SECONDS = 10;
+/** How long the page rests at the top before each scroll. */
+const SETTLE_MS = 300;
 
 function fewLists(): Followed[] {
   const { playlists } = generateDemoCatalogue();
@@ -166,10 +168,17 @@ interface ScrollMeasure {
   distance: number;
 }
 
-/** Scrolls the window down at a steady speed for `seconds`, by animation frames. */
-async function scrollThrough(page: Page, seconds: number): Promise<ScrollMeasure> {
+/**
+ * Scrolls the window down at a steady speed for `seconds`, by animation frames, after
+ * `settleMs` at the top.
+ */
+async function scrollThrough(
+  page: Page,
+  seconds: number,
+  settleMs: number,
+): Promise<ScrollMeasure> {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(300);
+  await page.waitForTimeout(settleMs);
   const { started, frames, distance } = await page.evaluate(
     ([speed, seconds]) =>
       new Promise<{ started: number; frames: number[]; distance: number }>((resolve) => {
@@ -274,7 +283,13 @@ async function fewRows(browser: Browser, profile: LatencyProfile, rounds: number
   ] satisfies BenchRow[];
 }
 
-async function manyRows(browser: Browser, rounds: number, many: number, seconds: number) {
+async function manyRows(
+  browser: Browser,
+  rounds: number,
+  many: number,
+  seconds: number,
+  settleMs: number,
+) {
   const lists = manyLists(many);
   const warm = { refresh: [] as number[], pages: [] as number[] };
   const scroll = { view: [] as ScrollMeasure[], reference: [] as ScrollMeasure[] };
@@ -289,15 +304,15 @@ async function manyRows(browser: Browser, rounds: number, many: number, seconds:
       warm.refresh.push(await warmRefresh(page, lists.length));
       const [, pages] = await fetchDirectly(page, lists, 6);
       warm.pages.push(pages);
-      scroll.view.push(await scrollThrough(page, seconds));
+      scroll.view.push(await scrollThrough(page, seconds, settleMs));
       await context.close();
       // The reference scroll: the 5,000-video playlist's view, in a page of its own, its pages
       // cached by a first pass.
       const reference = await followingPage(browser, []);
       await reference.page.goto(`${explorer.url}/playlist/${FIXTURE_IDS.playlist5000}`);
       await reference.page.waitForSelector('html[data-hydrated]', { state: 'attached' });
-      await scrollThrough(reference.page, seconds);
-      scroll.reference.push(await scrollThrough(reference.page, seconds));
+      await scrollThrough(reference.page, seconds, settleMs);
+      scroll.reference.push(await scrollThrough(reference.page, seconds, settleMs));
       await reference.context.close();
     } finally {
       await explorer.stop();
@@ -348,17 +363,21 @@ async function manyRows(browser: Browser, rounds: number, many: number, seconds:
 export async function benchFollowing(options: {
   profiles: readonly LatencyProfile[];
   rounds: number;
-  /** Lists followed in the many-lists rows, and seconds of their scroll (smaller in the smoke run). */
+  /**
+   * Lists followed in the many-lists rows, seconds of their scroll and the rest before it
+   * (smaller in the smoke run).
+   */
   many?: number;
   scrollSeconds?: number;
+  settleMs?: number;
 }): Promise<BenchRow[]> {
-  const { many = MANY, scrollSeconds = SCROLL_SECONDS } = options;
+  const { many = MANY, scrollSeconds = SCROLL_SECONDS, settleMs = SETTLE_MS } = options;
   const browser = await launchChromium();
   try {
     const rows: BenchRow[] = [];
     for (const profile of options.profiles)
       rows.push(...(await fewRows(browser, profile, options.rounds)));
-    rows.push(...(await manyRows(browser, options.rounds, many, scrollSeconds)));
+    rows.push(...(await manyRows(browser, options.rounds, many, scrollSeconds, settleMs)));
     return rows;
   } finally {
     await browser.close();

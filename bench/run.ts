@@ -10,7 +10,7 @@ import { benchFollowing } from './following.ts';
 import { benchJobs } from './jobs.ts';
 import { benchAppMemory } from './app-memory.ts';
 import { benchAppScrolling } from './app-scrolling.ts';
-import { benchFind } from './app-find.ts';
+import { benchFind, FIND_QUERY } from './app-find.ts';
 import { benchWholePlaylist } from './app-whole-playlist.ts';
 import { PAGE, writeRun, type BenchRun } from './benchmarks-page.ts';
 import { bundleRows } from './bundle-size.ts';
@@ -91,8 +91,11 @@ pinSelf();
 const base = smoke ? { rounds: 1, samples: 3, seconds: 1 } : { rounds: 5, samples: 50, seconds: 5 };
 const profiles: LatencyProfile[] = smoke ? [LOCAL] : [LOCAL, REMOTE_LIKE];
 const appConditions = conditionsOf(profiles, smoke ? [1] : [1, 4]);
-/** Bench 5's: in the smoke run, also a slowed page (a first view is quick even then). */
-const firstViewConditions = smoke ? conditionsOf([LOCAL], [1, 4]) : appConditions;
+/**
+ * Bench 5's: in the smoke run, one slowed page, which runs the path a full-speed one does and
+ * keeps the throttling working too.
+ */
+const firstViewConditions = smoke ? conditionsOf([LOCAL], [4]) : appConditions;
 /**
  * Rounds under each conditions: the bench's own under the local profile at full speed, fewer
  * under the others, whose every round takes seconds more (a page waits 165 ms on average).
@@ -128,7 +131,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
     () =>
       benchAppScrolling({
         pixelsPerSecond: 8000,
-        maxSeconds: smoke ? 2 : 150,
+        maxSeconds: smoke ? 0.5 : 150,
         conditions: appConditions,
       }),
   ],
@@ -167,7 +170,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
         rounds: smoke ? 1 : 5,
         profiles,
         // Locally a walk takes a tenth of a second; remote-like, eight seconds.
-        pairsFor: (profile) => (profile === LOCAL ? (smoke ? 8 : 40) : 6),
+        pairsFor: (profile) => (profile === LOCAL ? (smoke ? 1 : 40) : 6),
       }),
   ],
   [
@@ -176,9 +179,20 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
       benchFind({
         conditions: conditionsOf([LOCAL], smoke ? [1] : [1, 4]),
         roundsFor: roundsFor(3, 2),
+        // Smoke: three keys, the space among them.
+        query: smoke ? 'a b' : FIND_QUERY,
       }),
   ],
-  ['13', () => benchReplicas({ ...base, rounds: smoke ? 1 : 5, samples: smoke ? 1 : 50 })],
+  [
+    '13',
+    () =>
+      benchReplicas({
+        ...base,
+        rounds: smoke ? 1 : 5,
+        samples: smoke ? 1 : 50,
+        seconds: smoke ? 0.2 : base.seconds,
+      }),
+  ],
   [
     '14',
     () =>
@@ -209,7 +223,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
       benchLanguages({
         conditions: conditionsOf([LOCAL], smoke ? [1] : [1, 4]),
         rounds: smoke ? 1 : 5,
-        samples: smoke ? 2 : 6,
+        samples: smoke ? 1 : 6,
       }),
   ],
   [
@@ -218,7 +232,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
       benchFollowing({
         profiles,
         rounds: smoke ? 1 : 3,
-        ...(smoke ? { many: 500, scrollSeconds: 2 } : {}),
+        ...(smoke ? { many: 50, scrollSeconds: 0.5, settleMs: 0 } : {}),
       }),
   ],
   ['18', () => benchJobs({ rounds: smoke ? 1 : 3, smoke })],
@@ -227,11 +241,11 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
     () =>
       benchAppMemory(
         smoke
-          ? { channelRows: 1_000, playlistRows: 1_000, every: 500 }
+          ? { channelRows: 100, playlistRows: 100, every: 50 }
           : { channelRows: 100_000, playlistRows: 20_000, every: 10_000 },
       ),
   ],
-  ['start', () => benchStartUp({ rounds: smoke ? 1 : 5 })],
+  ['start', () => benchStartUp({ rounds: smoke ? 1 : 5, settleMs: smoke ? 0 : 2_000 })],
   [
     'memory',
     () =>

@@ -23,8 +23,11 @@ interface Started {
   heapMb: number;
 }
 
-/** One start of `command`: the time to /healthz, then the heap in use once it has settled. */
-async function startOnce(command: string, args: string[]): Promise<Started> {
+/**
+ * One start of `command`: the time to /healthz, then the heap in use once it has settled for
+ * `settleMs`.
+ */
+async function startOnce(command: string, args: string[], settleMs: number): Promise<Started> {
   const port = await freePort();
   const stateDir = mkdtempSync(join(tmpdir(), 'bench-start-'));
   const started = performance.now();
@@ -55,7 +58,7 @@ async function startOnce(command: string, args: string[]): Promise<Started> {
     }
     if (Number.isNaN(ms)) throw new Error(`${args.join(' ')} did not answer within 15 s`);
     // Idle: what start-up allocated and left, once the first collections have run.
-    await sleep(2_000);
+    await sleep(settleMs);
     const used = familyTotal(await scrapeSamples(url), 'explorer_nodejs_heap_size_used_bytes');
     return { ms, heapMb: used / 2 ** 20 };
   } finally {
@@ -68,20 +71,29 @@ async function startOnce(command: string, args: string[]): Promise<Started> {
   }
 }
 
-export async function benchStartUp(options: { rounds: number }): Promise<BenchRow[]> {
+interface Options {
+  rounds: number;
+  /** How long a started server idles before its heap is read. */
+  settleMs: number;
+}
+
+export async function benchStartUp(options: Options): Promise<BenchRow[]> {
   return withAllCores(() => measureStartUp(options));
 }
 
-async function measureStartUp(options: { rounds: number }): Promise<BenchRow[]> {
+async function measureStartUp(options: Options): Promise<BenchRow[]> {
   const flags = startFlags();
   const built: Started[] = [];
   const source: Started[] = [];
   const npmStart: Started[] = [];
   const stale = staleBuild();
   for (let r = 0; r < options.rounds; r++) {
-    built.push(await startOnce(process.execPath, [...flags, BUILT_SERVER]));
-    source.push(await startOnce(process.execPath, [...flags, 'src/server/index.ts']));
-    if (stale === null) npmStart.push(await startOnce('npm', ['start', '--silent']));
+    built.push(await startOnce(process.execPath, [...flags, BUILT_SERVER], options.settleMs));
+    source.push(
+      await startOnce(process.execPath, [...flags, 'src/server/index.ts'], options.settleMs),
+    );
+    if (stale === null)
+      npmStart.push(await startOnce('npm', ['start', '--silent'], options.settleMs));
   }
   const ms = (runs: Started[]) => spread(runs.map((s) => s.ms));
   const heap = (runs: Started[]) => spread(runs.map((s) => s.heapMb));
@@ -97,7 +109,7 @@ async function measureStartUp(options: { rounds: number }): Promise<BenchRow[]> 
     },
     {
       bench: 'start',
-      measure: 'server start: heap in use 2 s after start, idle',
+      measure: `server start: heap in use ${options.settleMs / 1000} s after start, idle`,
       figure: `${formatSpread(heap(built), 1, ' MB')} from the build`,
       reference: `from the TypeScript source ${formatSpread(heap(source), 1, ' MB')}`,
       ratio: `${(heap(built).median / heap(source).median).toFixed(2)}×`,
