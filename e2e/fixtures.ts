@@ -42,15 +42,10 @@ interface Fixtures {
 export const test = base.extend<Fixtures & E2EOptions>({
   cataloguePort: [0, { option: true }],
 
-  // Every page of the test's browser context, the ones a test opens itself included.
+  // Every page of the test's browser context: the test's own page, and any it opens itself.
   context: async ({ context, javaScriptEnabled }, use) => {
     context.on('page', (page) => gotoWaitsForTheApp(page, javaScriptEnabled !== false));
     await use(context);
-  },
-
-  page: async ({ page, javaScriptEnabled }, use) => {
-    gotoWaitsForTheApp(page, javaScriptEnabled !== false);
-    await use(page);
   },
 
   // Playwright reads the fixtures a fixture needs from its first parameter's pattern.
@@ -98,8 +93,6 @@ export const test = base.extend<Fixtures & E2EOptions>({
 
 export { expect };
 
-const waiting = new WeakSet<Page>();
-
 /**
  * Pages arrive rendered by the server and readable at once; the app takes them over a moment
  * later (hydration). A journey that scrolls or clicks starts from the app (a click before then
@@ -107,8 +100,7 @@ const waiting = new WeakSet<Page>();
  * when there is none.
  */
 function gotoWaitsForTheApp(page: Page, scripts: boolean): void {
-  if (!scripts || waiting.has(page)) return;
-  waiting.add(page);
+  if (!scripts) return;
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
     const response = await goto(url, options);
