@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { useHeadlessShell } from './browser.ts';
 import { benchDragDeep } from './app-drag.ts';
 import { benchAppFirstView, benchEmbedFirstView } from './app-first-view.ts';
 import { benchPreviewCards } from './preview-cards.ts';
@@ -87,6 +88,7 @@ if (!existsSync('dist/index.html') || !existsSync(BUILT_SERVER)) {
 if (!hasCommand('wrk'))
   console.warn('bench: wrk is not installed (apt-get install wrk); benches 1 and 2 need it.');
 pinSelf();
+if (smoke) useHeadlessShell();
 
 const base = smoke ? { rounds: 1, samples: 3, seconds: 1 } : { rounds: 5, samples: 50, seconds: 5 };
 const profiles: LatencyProfile[] = smoke ? [LOCAL] : [LOCAL, REMOTE_LIKE];
