@@ -6,8 +6,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // - integration (`*.integration.test.ts`): starts servers, processes or redis-server, or speaks
 //   to them over real sockets. Files share nothing (free ports, their own state folders), so they
 //   run side by side, after the unit tests.
-// - alone (`*.alone.test.ts`): holds memory or timing to a figure that another file's processes
-//   on the same two cores would move, so each runs by itself, last.
+// - alone (`*.alone.test.ts`): holds memory or pace to a figure that the integration files'
+//   processes on the same two cores would move, so these run last, apart from them. The two
+//   run side by side: each measures its own processes, with room to spare on the pace.
 // `npm run test:unit` runs the first, `npm run test:integration` the other two; `npx vitest run
 // <file>` runs one file of any. STRESS=20 repeats the race-hunting loops (test-support/stress.ts).
 
@@ -49,7 +50,6 @@ export default defineConfig({
         test: {
           name: 'alone',
           include: ALONE,
-          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 2 },

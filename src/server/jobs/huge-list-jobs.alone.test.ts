@@ -33,11 +33,15 @@ import { readWholeList, realPageSource } from '../../test-support/real-page-sour
 // part of the 261 MB file (the figure, 30 MB, is bench 18's, whose spread reaches past it). Two
 // replicas over Redis, the one running a job killed: the other takes it over, the file exact.
 // And two jobs and a person reading pages sharing a small budget: every job completes, the
-// reader is never refused. Alone (vitest.config.ts): the pace and the memory are held to figures.
+// reader is never refused. Apart from the integration files (vitest.config.ts): the pace and the
+// memory are held to figures.
 
-const WINDOW_SECONDS = 10;
-/** The jobs' part of it is a little less than a job reads in a window here: it waits each time. */
-const BUDGET = 3000;
+const WINDOW_SECONDS = 20;
+/**
+ * The jobs' part of it is well under what a job reads in a window here, even with the other
+ * file of its project beside it: it waits each time, so the pace is the window's, not the CPU's.
+ */
+const BUDGET = 4000;
 /** The readers' part of the window (JOB_READER_RESERVE's default): jobs spend the rest. */
 const READER_RESERVE = 0.2;
 /** With replicas, the part of the budget held back for an outage (REDIS_OUTAGE_SHARE's default). */
