@@ -3,7 +3,8 @@ import { endpoints, type EndpointName, type EndpointPage } from '../../shared/en
 import { DEMO_ENTRIES_PATH, demoEntriesSchema } from '../../shared/explorer-api.ts';
 import { compileCheck, type Check } from '../../shared/page-check.ts';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../shared/problem.ts';
-import { ApiError, parseRetryAfter } from './api-error.ts';
+import { retryAfterSeconds } from '../../shared/retry-after.ts';
+import { ApiError } from './api-error.ts';
 
 // The app's only way to the explorer server (same origin). Every answer, and every problem
 // body, is checked against the shared schemas at this edge; the rest of the app sees checked
@@ -47,7 +48,8 @@ async function answered(url: string, init: RequestInit): Promise<Response> {
   }
   if (!response.ok) {
     const problem = await readProblem(response);
-    const retryAfter = problem?.retryAfter ?? parseRetryAfter(response.headers.get('Retry-After'));
+    const retryAfter =
+      problem?.retryAfter ?? retryAfterSeconds(response.headers.get('Retry-After'));
     throw new ApiError('http', problem?.detail ?? `The server answered ${response.status}.`, {
       status: response.status,
       problem,

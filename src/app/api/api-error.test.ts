@@ -10,7 +10,7 @@ import {
   tryAgainIn,
   type ProblemWords,
 } from '../lib/problem-text.ts';
-import { ApiError, parseRetryAfter } from './api-error.ts';
+import { ApiError } from './api-error.ts';
 
 // The texts as an English reader sees them, and as a German one does.
 function wordsIn(locale: 'en' | 'de'): ProblemWords {
@@ -25,16 +25,6 @@ const http = (status: number, code: Parameters<typeof problem>[0], retryAfter?: 
     problem: problem(code, 'detail', { status, retryAfter }),
     retryAfter: retryAfter ?? null,
   });
-
-describe('parseRetryAfter', () => {
-  it('reads seconds and HTTP dates', () => {
-    expect(parseRetryAfter('12')).toBe(12);
-    expect(parseRetryAfter(null)).toBeNull();
-    expect(parseRetryAfter('soon')).toBeNull();
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
-  });
-});
 
 describe('describeProblem', () => {
   it('says not found without offering a retry', () => {

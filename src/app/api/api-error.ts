@@ -48,15 +48,6 @@ export class ApiError extends Error {
   }
 }
 
-/** Retry-After as seconds: either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(header: string | null, now = Date.now()): number | null {
-  if (header === null || header.trim() === '') return null;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
-}
-
 /**
  * An ApiError back from its JSON form: errors in a dehydrated query cache (a server-rendered
  * not-found view) arrive as plain objects, and the views explain only ApiErrors.

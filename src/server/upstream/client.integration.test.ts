@@ -10,7 +10,7 @@ import {
   type TestUpstream,
 } from '../../test-support/test-upstream.ts';
 import { createUpstreamClient, type UpstreamClient } from './client.ts';
-import { parseRetryAfter } from './failure.ts';
+import { upstreamRetryAfter } from './failure.ts';
 import type { Lookup } from './lookup.ts';
 
 // The upstream client against a real, deliberately misbehaving HTTP server: what it sends,
@@ -251,13 +251,13 @@ describe('upstream client', () => {
 });
 
 describe('Retry-After', () => {
-  it('reads seconds and HTTP dates, bounded', () => {
+  it('of the upstream is bounded to a second and an hour', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(parseRetryAfter('7', now)).toBe(7);
-    expect(parseRetryAfter('0', now)).toBe(1);
-    expect(parseRetryAfter('999999', now)).toBe(3600);
-    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(upstreamRetryAfter('7', now)).toBe(7);
+    expect(upstreamRetryAfter('0', now)).toBe(1);
+    expect(upstreamRetryAfter('999999', now)).toBe(3600);
+    expect(upstreamRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
+    expect(upstreamRetryAfter('soon', now)).toBeUndefined();
+    expect(upstreamRetryAfter(undefined, now)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { isProblemCode, statusOf } from '../../shared/problem-codes.ts';
 import { problemSchema, type ProblemCode } from '../../shared/problem.ts';
+import { retryAfterSeconds } from '../../shared/retry-after.ts';
 import type { Lookup } from './lookup.ts';
 
 // What can go wrong with an upstream call, and what each failure means, in one place: how an
@@ -61,21 +62,13 @@ const DEFAULT_RETRY_AFTER_SECONDS = 30;
 /** How long the browser is told to wait when the upstream cannot be reached at all. */
 const UNREACHABLE_RETRY_AFTER_SECONDS = 5;
 
-/** Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), bounded to 1 s-1 h. */
-export function parseRetryAfter(
+/** The upstream's Retry-After, bounded to 1 s-1 h: a wait of 0 or of days is not taken as said. */
+export function upstreamRetryAfter(
   value: string | string[] | undefined,
   now = Date.now(),
 ): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined || text.trim() === '') return undefined;
-  let seconds: number;
-  if (/^\s*\d+\s*$/.test(text)) seconds = Number(text);
-  else {
-    const date = Date.parse(text);
-    if (Number.isNaN(date)) return undefined;
-    seconds = Math.ceil((date - now) / 1000);
-  }
-  return Math.min(3600, Math.max(1, seconds));
+  const seconds = retryAfterSeconds(value, now);
+  return seconds === null ? undefined : Math.min(3600, Math.max(1, seconds));
 }
 
 /** An upstream problem body's code and detail, when it is one; they are shown to the user. */
@@ -104,13 +97,13 @@ export function failureOfStatus(
   if (status === 401 || status === 403)
     return never({ kind: 'credentials_rejected', upstreamStatus: status });
   if (status === 429) {
-    const retryAfterSeconds = parseRetryAfter(retryAfter) ?? DEFAULT_RETRY_AFTER_SECONDS;
+    const retryAfterSeconds = upstreamRetryAfter(retryAfter) ?? DEFAULT_RETRY_AFTER_SECONDS;
     return never({ kind: 'rate_limited', upstreamStatus: 429, retryAfterSeconds });
   }
   // Redirects are not followed: the credentials must go to the configured host only.
   if (status >= 300 && status < 400)
     return never({ kind: 'bad_response', upstreamStatus: status, reason: 'redirect not followed' });
-  const seconds = parseRetryAfter(retryAfter);
+  const seconds = upstreamRetryAfter(retryAfter);
   return {
     failure: { kind: 'server_error', upstreamStatus: status },
     retryable: RETRYABLE_STATUSES.has(status),
