@@ -4,6 +4,7 @@ import {
   UPDATES_MAX_LISTS,
   type JsonFeed,
 } from '../../shared/feeds.ts';
+import { abortableSleep } from '../../shared/abortable-sleep.ts';
 import type { Problem } from '../../shared/problem.ts';
 import { ndjsonLines } from '../api/ndjson.ts';
 import { request } from '../api/api-client.ts';
@@ -267,7 +268,7 @@ export async function refreshAll(
       const seconds = waiting.length > 0 ? wait || 1 : backoff;
       if (waiting.length === 0) backoff = Math.min(backoff * 2, 30);
       onPause(seconds, waiting.length > 0 ? 'server' : 'backoff');
-      await sleep(seconds * 1000, signal);
+      await abortableSleep(seconds * 1000, signal);
       onPause(null);
     }
   } catch (error) {
@@ -280,14 +281,4 @@ export async function refreshAll(
   } finally {
     stop.abort();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

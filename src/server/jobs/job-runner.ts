@@ -1,4 +1,5 @@
 import type { ExportFormat, ListItem } from '../../shared/whole-list.ts';
+import { abortableSleep } from '../../shared/abortable-sleep.ts';
 import { problem } from '../../shared/problem.ts';
 import type { PageAnswer } from '../pages/page-entry.ts';
 import type { PageSource } from '../pages/page-source.ts';
@@ -74,19 +75,6 @@ function rowsWriter(record: JobRecord) {
 /** How often a job waiting for room in the window asks again. */
 const RECHECK_MS = 250;
 
-export const defaultSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-
 /**
  * Runs `record`'s job as `owner` (the holder of its lease) until it ends, `signal` aborts (a
  * stop, a lost lease) or the store refuses a write (cancelled, taken over); the record as left.
@@ -97,7 +85,7 @@ export async function runJob(
   parts: JobRunParts,
   signal: AbortSignal,
 ): Promise<JobRecord> {
-  const { pageSource, pacer, store, now = Date.now, sleep = defaultSleep } = parts;
+  const { pageSource, pacer, store, now = Date.now, sleep = abortableSleep } = parts;
   let record: JobRecord = { ...start };
   let held = true;
   const change = (update: Partial<JobRecord>) => {

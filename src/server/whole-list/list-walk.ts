@@ -1,3 +1,4 @@
+import { abortableSleep } from '../../shared/abortable-sleep.ts';
 import type { EndpointPage } from '../../shared/endpoints.ts';
 import {
   WALKS_PER_CLIENT,
@@ -303,7 +304,7 @@ export function createWalkRegistry(options: {
             // next token, as a reader scrolling would. Everything else ends the walk.
             if (answer.code === 'rate_limited' && answer.status === 429) {
               const wait = Math.min(MAX_ALLOWANCE_WAIT_MS, (answer.retryAfterSeconds ?? 1) * 1000);
-              await sleep(wait, stop.signal).catch(() => undefined);
+              await sleep(wait, stop.signal);
               continue;
             }
             return finish({
@@ -402,19 +403,4 @@ export function createWalkRegistry(options: {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
