@@ -5,6 +5,8 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import pluginQuery from '@tanstack/eslint-plugin-query';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 // Import directions (docs/architecture.md, "Import directions"): shared imports none of ours; catalogue and
 // app import only shared; server imports shared and catalogue; no production module imports
@@ -57,15 +59,55 @@ const zones = [
   },
 ];
 
+/** Every TypeScript file of ours, as a path from the repository's root. */
+function ourFiles(dir = '.') {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return ['node_modules', 'dist', 'data', '.git', 'test-results'].includes(entry.name)
+        ? []
+        : ourFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [relative('.', path)] : [];
+  });
+}
+
+// A comment that sends the reader to a file must name one that exists: a file's name, or the end
+// of its path (`pages/page-source.ts`). Moved and deleted files leave such pointers behind.
+let files;
+const commentFileNames = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    files ??= ourFiles();
+    const exists = (name) => files.some((file) => file === name || file.endsWith(`/${name}`));
+    return {
+      Program() {
+        for (const comment of context.sourceCode.getAllComments()) {
+          for (const match of comment.value.matchAll(
+            /(?<![\w*{}./-])((?:[\w.-]+\/)*[\w.-]+\.tsx?)\b/g,
+          )) {
+            const name = match[1].replace(/^(\.\.?\/)+/, '');
+            if (!exists(name))
+              context.report({
+                loc: comment.loc,
+                message: `The comment names ${name}, which does not exist.`,
+              });
+          }
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, ours: { rules: { 'comment-file-names': commentFileNames } } },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
+      'ours/comment-file-names': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },

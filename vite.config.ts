@@ -127,7 +127,7 @@ export default defineConfig(({ isSsrBuild, mode }) =>
           // not serve them (static-files.ts). The server build keeps full maps: Node reads them to
           // report render errors (--enable-source-maps) and nothing serves dist/.ssr.
           sourcemap: isSsrBuild ? true : 'hidden',
-          // Read by the server to name each view's chunks in the HTML (server/view-preloads.ts).
+          // Read by the server to name each view's chunks in the HTML (server/rendering/view-preloads.ts).
           manifest: !isSsrBuild,
           target: 'es2022',
           // The server build (src/app/entry-server.tsx, see package.json `build`) needs no vendor

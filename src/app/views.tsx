@@ -4,7 +4,7 @@ import { viewsForPath, type AppView } from '../shared/app-routes.ts';
 // Each view's code is a chunk of its own, loaded on demand: the initial JS stays small, since
 // the schemas, the virtualizer and the views are not needed to show the frame. At boot the
 // current view's chunk is awaited before the first render (main.tsx), and the server names
-// it in the HTML (server/view-preloads.ts), so a deep link renders its rows in one pass.
+// it in the HTML (server/rendering/view-preloads.ts), so a deep link renders its rows in one pass.
 //
 // Not React.lazy: a lazy component suspends on its first render even when its module is
 // already loaded, and React then holds the revealed content back for up to 300 ms. A
