@@ -40,7 +40,7 @@ function server(port: number, cataloguePort: number, env: Record<string, string>
       // Every test comes from 127.0.0.1; the per-client limits are for real visitors.
       CLIENT_RATE_LIMIT_BURST: '100000',
       CLIENT_RATE_LIMIT_PER_SECOND: '100000',
-      CLIENT_SHARE_OF_HOUR: '1',
+      CLIENT_SHARE_OF_WINDOW: '1',
       // The journeys read the server's own markup (before hydration, or with no script): a
       // cold page on a busy machine could miss a person's 50 ms wait and go out loading. That
       // wait has its test (app-pages.integration.test.ts) and bench 5's deep-link rows.

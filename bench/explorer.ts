@@ -50,7 +50,7 @@ export async function startExplorer(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      CATALOGUE_QUOTA_PER_HOUR: '100000000',
+      CATALOGUE_QUOTA: '100000000',
       CLIENT_RATE_LIMIT_BURST: '100000000',
       CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
       CHAIN_WARM_SHARE: '0',

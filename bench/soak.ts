@@ -97,7 +97,7 @@ const explorer = await startChild(
     CATALOGUE_API_KEY: catalogue.headers['API-Key']!,
     CATALOGUE_API_SECRET: catalogue.headers['API-Secret']!,
     // One client sending far more than a person would: no guard may stand in the way.
-    CATALOGUE_QUOTA_PER_HOUR: '100000000',
+    CATALOGUE_QUOTA: '100000000',
     CLIENT_RATE_LIMIT_BURST: '100000000',
     CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
     RENDER_RATE_LIMIT_BURST: '100000000',

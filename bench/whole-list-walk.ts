@@ -145,10 +145,10 @@ async function measureWalks(
 
 /** The limits a user of the default configuration meets (startExplorer lifts them). */
 const DEFAULT_LIMITS = {
-  CATALOGUE_QUOTA_PER_HOUR: '10000',
+  CATALOGUE_QUOTA: '10000',
   CLIENT_RATE_LIMIT_BURST: '60',
   CLIENT_RATE_LIMIT_PER_SECOND: '2',
-  CLIENT_SHARE_OF_HOUR: '0.1',
+  CLIENT_SHARE_OF_WINDOW: '0.1',
 };
 
 /**

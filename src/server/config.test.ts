@@ -221,20 +221,7 @@ describe('configuration: the quota, its window, and the readers’ reserve', () 
     expect(quotaOf({ CATALOGUE_QUOTA: '', CATALOGUE_QUOTA_WINDOW: '' })).toEqual([10_000, 3600]);
   });
 
-  it('CATALOGUE_QUOTA_PER_HOUR still works: the budget of an hour', () => {
-    expect(quotaOf({ CATALOGUE_QUOTA_PER_HOUR: '200' })).toEqual([200, 3600]);
-    expect(quotaOf({ CATALOGUE_QUOTA_PER_HOUR: '200', CATALOGUE_QUOTA_WINDOW: '60m' })).toEqual([
-      200, 3600,
-    ]);
-  });
-
-  it('refuses both names at once, an hourly budget over another window, and nonsense windows', () => {
-    expect(() =>
-      readServerConfig({ CATALOGUE_QUOTA: '100', CATALOGUE_QUOTA_PER_HOUR: '100' }),
-    ).toThrow(/CATALOGUE_QUOTA and CATALOGUE_QUOTA_PER_HOUR are both set/);
-    expect(() =>
-      readServerConfig({ CATALOGUE_QUOTA_PER_HOUR: '100', CATALOGUE_QUOTA_WINDOW: '24h' }),
-    ).toThrow(/CATALOGUE_QUOTA_PER_HOUR counts per hour, but CATALOGUE_QUOTA_WINDOW is 24h/);
+  it('refuses nonsense budgets and windows', () => {
     for (const window of ['soon', '1.5h', '0', '0s', '8d', '-1h', '1h30m'])
       expect(() => readServerConfig({ CATALOGUE_QUOTA_WINDOW: window })).toThrow(
         /^CATALOGUE_QUOTA_WINDOW: /,
@@ -251,12 +238,9 @@ describe('configuration: the quota, its window, and the readers’ reserve', () 
       expect(() => readServerConfig({ JOB_READER_RESERVE: reserve })).toThrow(/JOB_READER_RESERVE/);
   });
 
-  it('CLIENT_SHARE_OF_WINDOW, or its older name CLIENT_SHARE_OF_HOUR; not both', () => {
+  it('CLIENT_SHARE_OF_WINDOW: a tenth by default, more than 0 and at most 1', () => {
+    expect(readServerConfig({}).clientShareOfWindow).toBe(0.1);
     expect(readServerConfig({ CLIENT_SHARE_OF_WINDOW: '0.3' }).clientShareOfWindow).toBe(0.3);
-    expect(readServerConfig({ CLIENT_SHARE_OF_HOUR: '1' }).clientShareOfWindow).toBe(1);
-    expect(() =>
-      readServerConfig({ CLIENT_SHARE_OF_WINDOW: '0.3', CLIENT_SHARE_OF_HOUR: '0.3' }),
-    ).toThrow(/both set/);
     expect(() => readServerConfig({ CLIENT_SHARE_OF_WINDOW: '0' })).toThrow(
       /CLIENT_SHARE_OF_WINDOW/,
     );
@@ -284,10 +268,10 @@ describe('configuration: chain warming', () => {
 
   it('is its share of the quota, at least one call; off at 0 or with no quota', () => {
     const read = (env: Record<string, string>) => readServerConfig(env).chainWarm;
-    expect(read({ CHAIN_WARM_SHARE: '0.25', CATALOGUE_QUOTA_PER_HOUR: '400' })).toMatchObject({
+    expect(read({ CHAIN_WARM_SHARE: '0.25', CATALOGUE_QUOTA: '400' })).toMatchObject({
       budget: 100,
     });
-    expect(read({ CHAIN_WARM_SHARE: '0.01', CATALOGUE_QUOTA_PER_HOUR: '10' })).toMatchObject({
+    expect(read({ CHAIN_WARM_SHARE: '0.01', CATALOGUE_QUOTA: '10' })).toMatchObject({
       budget: 1,
     });
     // A share of the window, whatever its length.
@@ -296,7 +280,7 @@ describe('configuration: chain warming', () => {
     ).toMatchObject({ budget: 5000 });
     expect(read({ CATALOGUE_QUOTA: '0' })).toBeNull();
     expect(read({ CHAIN_WARM_SHARE: '0' })).toBeNull();
-    expect(read({ CATALOGUE_QUOTA_PER_HOUR: '0' })).toBeNull();
+    expect(read({ CATALOGUE_QUOTA: '0' })).toBeNull();
     expect(read({ CHAIN_WARM_LISTS: '2', CHAIN_WARM_IDLE_MS: '5000' })).toMatchObject({
       lists: 2,
       idleMs: 5000,

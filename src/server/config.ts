@@ -26,7 +26,7 @@ const optionalText = z
 const int = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
-/** A number when set; unset or empty stays undefined, for settings that have an older name. */
+/** A number when set; unset or empty stays undefined, and the caller's default applies. */
 const optionalNumber = (number: z.ZodNumber) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -57,19 +57,16 @@ const schema = z.object({
   EMBEDDED_CATALOGUE_PORT: int(0, 65535, 0),
 
   // Lookups per window (quota/quota-window.ts): the real service counts per hour (spec §2.3),
-  // others per day, tests and benches per seconds. CATALOGUE_QUOTA_PER_HOUR is the older name,
-  // which means CATALOGUE_QUOTA with a window of an hour (parseQuota).
+  // others per day, tests and benches per seconds.
   CATALOGUE_QUOTA: optionalNumber(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)),
   CATALOGUE_QUOTA_WINDOW: optionalText,
-  CATALOGUE_QUOTA_PER_HOUR: optionalNumber(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)),
   // The share of the window's budget background jobs leave to people reading pages.
   JOB_READER_RESERVE: z.coerce.number().min(0).max(0.9).default(DEFAULT_JOB_READER_RESERVE),
   CLIENT_RATE_LIMIT_BURST: int(1, Number.MAX_SAFE_INTEGER, 60),
   CLIENT_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(2),
   // The most of the window's quota one address may spend, reading or walking
-  // (quota/client-shares.ts). CLIENT_SHARE_OF_HOUR is its older name (parseClientShare).
+  // (quota/client-shares.ts).
   CLIENT_SHARE_OF_WINDOW: optionalNumber(z.number().gt(0).max(1)),
-  CLIENT_SHARE_OF_HOUR: optionalNumber(z.number().gt(0).max(1)),
   // Whole-list walks running at once in this process; more wait in line (whole-list/list-walk.ts).
   WALKS_AT_ONCE: int(1, 10_000, 8),
   JOBS_AT_ONCE: int(1, 1_000, 2),
@@ -171,7 +168,7 @@ export interface ServerConfig {
   /** The origin of absolute URLs in pages (link previews); unset: each request's own host. */
   publicUrl: string | undefined;
   upstream: RemoteUpstreamConfig | EmbeddedUpstreamConfig;
-  /** Upstream calls allowed per window (CATALOGUE_QUOTA, or CATALOGUE_QUOTA_PER_HOUR). */
+  /** Upstream calls allowed per window (CATALOGUE_QUOTA). */
   quotaBudget: number;
   /** The window's length in seconds (CATALOGUE_QUOTA_WINDOW; 3600 unless set). */
   quotaWindowSeconds: number;
@@ -398,11 +395,7 @@ export function readServerConfig(
   };
 }
 
-/**
- * The budget and its window. CATALOGUE_QUOTA_PER_HOUR, the older name, is CATALOGUE_QUOTA with
- * an hour's window; given with either new name, which one meant what would be a guess, so
- * start-up refuses.
- */
+/** The budget and its window, an hour unless told. */
 function parseQuota(
   e: z.infer<typeof schema>,
 ): Pick<ServerConfig, 'quotaBudget' | 'quotaWindowSeconds'> {
@@ -413,17 +406,7 @@ function parseQuota(
       throw new ConfigError(`CATALOGUE_QUOTA_WINDOW: ${parsed} (from 1s to 7d)`);
     windowSeconds = parsed;
   }
-  if (e.CATALOGUE_QUOTA_PER_HOUR === undefined)
-    return { quotaBudget: e.CATALOGUE_QUOTA ?? 10_000, quotaWindowSeconds: windowSeconds };
-  if (e.CATALOGUE_QUOTA !== undefined)
-    throw new ConfigError(
-      'CATALOGUE_QUOTA and CATALOGUE_QUOTA_PER_HOUR are both set: keep CATALOGUE_QUOTA (with CATALOGUE_QUOTA_WINDOW) and remove the older CATALOGUE_QUOTA_PER_HOUR',
-    );
-  if (windowSeconds !== HOUR_SECONDS)
-    throw new ConfigError(
-      `CATALOGUE_QUOTA_PER_HOUR counts per hour, but CATALOGUE_QUOTA_WINDOW is ${formatWindow(windowSeconds)}: set the budget as CATALOGUE_QUOTA`,
-    );
-  return { quotaBudget: e.CATALOGUE_QUOTA_PER_HOUR, quotaWindowSeconds: HOUR_SECONDS };
+  return { quotaBudget: e.CATALOGUE_QUOTA ?? 10_000, quotaWindowSeconds: windowSeconds };
 }
 
 /** JOB_RESULT_TTL, a duration as the window's is written (`24h`, `30m`, `7d`). */
@@ -446,13 +429,9 @@ function parseLease(e: z.infer<typeof schema>): number {
   return parsed;
 }
 
-/** CLIENT_SHARE_OF_WINDOW, or its older name CLIENT_SHARE_OF_HOUR (a share of the window now). */
+/** CLIENT_SHARE_OF_WINDOW: a tenth unless told. */
 function parseClientShare(e: z.infer<typeof schema>): number {
-  if (e.CLIENT_SHARE_OF_WINDOW !== undefined && e.CLIENT_SHARE_OF_HOUR !== undefined)
-    throw new ConfigError(
-      'CLIENT_SHARE_OF_WINDOW and CLIENT_SHARE_OF_HOUR are both set: keep CLIENT_SHARE_OF_WINDOW',
-    );
-  return e.CLIENT_SHARE_OF_WINDOW ?? e.CLIENT_SHARE_OF_HOUR ?? 0.1;
+  return e.CLIENT_SHARE_OF_WINDOW ?? 0.1;
 }
 
 function parseChainWarm(e: z.infer<typeof schema>, quota: number): ChainWarmConfig | null {

@@ -11,15 +11,11 @@ export interface CacheFigures {
 }
 
 export async function scrapeCache(baseUrl: string): Promise<CacheFigures> {
-  const response = await fetch(`${baseUrl}/metrics`, {
-    headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` },
-  });
-  if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
-  const text = await response.text();
+  const samples = await scrapeSamples(baseUrl);
   const value = (name: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-    if (line === undefined) throw new Error(`/metrics has no ${name}`);
-    return Number(line.slice(name.length + 1));
+    const found = samples.get(name);
+    if (found === undefined) throw new Error(`/metrics has no ${name}`);
+    return found;
   };
   return {
     entries: value('explorer_cache_entries'),
@@ -29,18 +25,26 @@ export async function scrapeCache(baseUrl: string): Promise<CacheFigures> {
   };
 }
 
-/** Every sample on /metrics, keyed by its name and labels as written (`name{label="v"}`). */
-export async function scrapeSamples(baseUrl: string): Promise<Map<string, number>> {
-  const response = await fetch(`${baseUrl}/metrics`, {
-    headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` },
-  });
-  if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
+/** Every sample of a Prometheus text page, keyed by its name and labels as written (`name{label="v"}`). */
+export function parseSamples(text: string): Map<string, number> {
   const samples = new Map<string, number>();
-  for (const line of (await response.text()).split('\n')) {
+  for (const line of text.split('\n')) {
     const match = /^(\w+(?:\{[^}]*\})?) (\S+)$/.exec(line);
     if (match) samples.set(match[1]!, Number(match[2]));
   }
   return samples;
+}
+
+/** Every sample on /metrics (see parseSamples). */
+export async function scrapeSamples(
+  baseUrl: string,
+  token = SCRAPE_TOKEN,
+): Promise<Map<string, number>> {
+  const response = await fetch(`${baseUrl}/metrics`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
+  return parseSamples(await response.text());
 }
 
 /** The sum of a family's samples (every label), 0 when it has none. */

@@ -91,7 +91,7 @@ async function startExplorer(cacheBytes: number): Promise<Explorer> {
       CATALOGUE_API_KEY: 'memory-test-key',
       CATALOGUE_API_SECRET: 'memory-test-secret',
       // One client sends far more than a person would: neither guard may stand in the way.
-      CATALOGUE_QUOTA_PER_HOUR: '100000000',
+      CATALOGUE_QUOTA: '100000000',
       CLIENT_RATE_LIMIT_BURST: '100000000',
       CLIENT_RATE_LIMIT_PER_SECOND: '100000000',
       UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),

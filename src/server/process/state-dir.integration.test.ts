@@ -51,11 +51,11 @@ const BUDGET = 50;
 
 const env = () => ({
   STATE_DIR: stateDir,
-  CATALOGUE_QUOTA_PER_HOUR: String(BUDGET),
+  CATALOGUE_QUOTA: String(BUDGET),
   CLIENT_RATE_LIMIT_BURST: '1000',
   CLIENT_RATE_LIMIT_PER_SECOND: '1000',
   // One client spends the whole hour here: its share is the hour.
-  CLIENT_SHARE_OF_HOUR: '1',
+  CLIENT_SHARE_OF_WINDOW: '1',
 });
 
 /** Follows the 5,000-video playlist's chain for `pages` pages, each a lookup the cache lacks. */
@@ -278,7 +278,7 @@ describe("the state is one upstream's and one key's", () => {
 describe('one process per STATE_DIR', () => {
   /** Plenty: these tests spend lookups as fast as they can. */
   const HOUR = 1_000_000;
-  const busyEnv = () => ({ ...otherEnv('key-one'), CATALOGUE_QUOTA_PER_HOUR: String(HOUR) });
+  const busyEnv = () => ({ ...otherEnv('key-one'), CATALOGUE_QUOTA: String(HOUR) });
 
   /** A playlist whose chain never ends: every page asked for is a new one, an upstream call. */
   const endless = pagesFrom((url) => {

@@ -45,7 +45,7 @@ beforeAll(async () => {
     TRUST_PROXY: 'true',
     CLIENT_RATE_LIMIT_BURST: '100000',
     // The deployment's hour is under test, not one client's share of it (kept per replica).
-    CLIENT_SHARE_OF_HOUR: '1',
+    CLIENT_SHARE_OF_WINDOW: '1',
     // What the replicas share is under test, not a slow Redis: a command deadline that a loaded
     // machine meets, so that no replica counts walks alone for want of a CPU.
     REDIS_COMMAND_TIMEOUT_MS: '2000',

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { startReplicas, type Replica } from '../../test-support/replicas.ts';
+import { scrapeSamples } from '../../test-support/metrics-scrape.ts';
 import { startTcpProxy } from '../../test-support/tcp-proxy.ts';
 import {
   startTestUpstream,
@@ -56,7 +57,7 @@ async function cluster(
       TRUST_PROXY: 'true',
       CLIENT_RATE_LIMIT_BURST: '100000',
       // The deployment's hour is under test, not one client's share of it (kept per replica).
-      CLIENT_SHARE_OF_HOUR: '1',
+      CLIENT_SHARE_OF_WINDOW: '1',
       UPSTREAM_RETRIES: '0',
       METRICS_TOKEN,
       LOG_LEVEL: 'info',
@@ -71,7 +72,9 @@ async function cluster(
   // Every replica has connected to Redis before the test begins (or none is left running).
   try {
     for (const replica of replicas)
-      await until(async () => (await readyz(replica)).status === 'ready');
+      await expect
+        .poll(async () => (await readyz(replica)).status, { timeout: 10_000 })
+        .toBe('ready');
   } catch (error) {
     await Promise.all(replicas.map((r) => r.kill()));
     throw error;
@@ -111,25 +114,12 @@ async function readyz(replica: Replica) {
 }
 
 async function metric(replica: Replica, name: string): Promise<number> {
-  const response = await fetch(`${replica.url}/metrics`, {
-    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  const text = await response.text();
-  const line = text.split('\n').find((l) => l.startsWith(name));
-  return line === undefined ? Number.NaN : Number(line.split(' ').at(-1));
-}
-
-async function until(check: () => Promise<boolean>, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
+  return (await scrapeSamples(replica.url, METRICS_TOKEN)).get(name) ?? Number.NaN;
 }
 
 describe('replicas sharing state through Redis', () => {
   it('600 distinct pages at once across three replicas with a budget of 200: at most 200 upstream calls, 429 with Retry-After for the rest', async () => {
-    await using replicas = await cluster({ CATALOGUE_QUOTA_PER_HOUR: '200' });
+    await using replicas = await cluster({ CATALOGUE_QUOTA: '200' });
     upstream.setFallback(slowPages(20));
     const answers = await Promise.all(
       Array.from({ length: 600 }, (_, n) => get(replicas[n % 3] as Replica, page(n))),
@@ -201,7 +191,11 @@ describe('replicas sharing state through Redis', () => {
       await client.connect();
       // Stored on the side, after the answer: looked for until it is there.
       let keys: string[] = [];
-      await until(async () => (keys = await client.keys(`${prefix}card:*`)).length === 1);
+      await expect
+        .poll(async () => (keys = await client.keys(`${prefix}card:*`)).length === 1, {
+          timeout: 10_000,
+        })
+        .toBe(true);
       // Replace the stored picture with another PNG: B, which has drawn nothing, answers it.
       const other = await sharp({
         create: { width: 2, height: 2, channels: 3, background: '#ff0000' },
@@ -259,9 +253,11 @@ describe('replicas sharing what they learn of failures', () => {
     await get(a, page(2));
     await get(a, page(3));
     expect(upstream.hits()).toBe(3);
-    await until(
-      async () => (await metric(c, 'explorer_upstream_breaker_state{state="open"}')) === 1,
-    );
+    await expect
+      .poll(async () => (await metric(c, 'explorer_upstream_breaker_state{state="open"}')) === 1, {
+        timeout: 10_000,
+      })
+      .toBe(true);
     for (const replica of [b, c]) {
       const refused = await get(replica, page(50));
       expect(refused.status).toBe(503);
@@ -290,17 +286,17 @@ describe('replicas when Redis fails', () => {
       // (the fast path's look into the second level, then the page source's). The third is
       // left to the machine: one more wait on Redis would take a request past it.
       expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(3 * deadlineMs);
-      await until(async () => (await readyz(b)).status === 'degraded');
+      await expect.poll(async () => (await readyz(b)).status, { timeout: 10_000 }).toBe('degraded');
       expect(await readyz(b)).toMatchObject({ http: 200, reason: 'shared_state_unavailable' });
     } finally {
       redis.thaw();
     }
-    await until(async () => (await readyz(b)).status === 'ready');
+    await expect.poll(async () => (await readyz(b)).status, { timeout: 10_000 }).toBe('ready');
   });
 
   it('Redis stopped under load: cached pages keep coming, calls within the leases, /readyz 200 degraded; restarted: sharing resumes', async () => {
     const budget = 300;
-    await using replicas = await cluster({ CATALOGUE_QUOTA_PER_HOUR: String(budget) });
+    await using replicas = await cluster({ CATALOGUE_QUOTA: String(budget) });
     const [a, b] = replicas as unknown as [Replica, Replica, Replica];
     upstream.setFallback(slowPages(5));
     // 30 pages in every replica's own memory (30 upstream calls; the rest from Redis).
@@ -330,10 +326,15 @@ describe('replicas when Redis fails', () => {
       const outageStarted = answers.length;
       // However slow the machine, the outage goes on until it has seen what the checks below are
       // about: cached pages answered, and a replica's fresh calls past its share.
-      await until(async () => {
-        const seen = answers.slice(outageStarted);
-        return seen.filter((x) => x.cached).length > 100 && seen.some((x) => x.status === 429);
-      }, 20_000);
+      await expect
+        .poll(
+          async () => {
+            const seen = answers.slice(outageStarted);
+            return seen.filter((x) => x.cached).length > 100 && seen.some((x) => x.status === 429);
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(true);
       for (const replica of replicas) {
         const ready = await readyz(replica);
         expect(ready).toMatchObject({
@@ -361,7 +362,9 @@ describe('replicas when Redis fails', () => {
       // Redis comes back (empty, as a restarted Redis without persistence does).
       await redis.start();
       for (const replica of replicas)
-        await until(async () => (await readyz(replica)).status === 'ready');
+        await expect
+          .poll(async () => (await readyz(replica)).status, { timeout: 10_000 })
+          .toBe('ready');
     } finally {
       stop = true;
       await Promise.all(load);
@@ -370,7 +373,11 @@ describe('replicas when Redis fails', () => {
     expect(a.logged(/sharing resumed/).length).toBe(1);
     // Redis came back empty: the replicas wrote back what they spent this hour, so the new
     // window holds every call made (and a little more: calls whose answers were lost count).
-    await until(async () => (await metric(a, 'explorer_quota_used')) >= upstream.hits());
+    await expect
+      .poll(async () => (await metric(a, 'explorer_quota_used')) >= upstream.hits(), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     // Sharing works again: a page fetched through A is a hit on B.
     const hits = upstream.hits();
     expect((await get(a, page(5000))).status).toBe(200);
@@ -387,7 +394,7 @@ describe('replicas when Redis fails', () => {
     // A reaches Redis through a path that can be cut; leases of 150 × 0.2 / 3 = 10 calls.
     await using replicas = await cluster(
       {
-        CATALOGUE_QUOTA_PER_HOUR: String(budget),
+        CATALOGUE_QUOTA: String(budget),
         REDIS_OUTAGE_SHARE: '0.2',
         REDIS_COMMAND_TIMEOUT_MS: '300',
       },
@@ -413,12 +420,16 @@ describe('replicas when Redis fails', () => {
     try {
       await sleep(200);
       proxy.cut();
-      await until(async () => (await readyz(a)).status === 'degraded');
+      await expect.poll(async () => (await readyz(a)).status, { timeout: 10_000 }).toBe('degraded');
       // Cut off, A serves from its lease; B and C go on until the hour is spent.
-      await until(async () => statuses.every((s) => s.slice(-5).every((x) => x === 429)), 20_000);
+      await expect
+        .poll(async () => statuses.every((s) => s.slice(-5).every((x) => x === 429)), {
+          timeout: 20_000,
+        })
+        .toBe(true);
       expect(await metric(a, 'explorer_quota_fallback_decisions_total')).toBeGreaterThan(0);
       proxy.heal();
-      await until(async () => (await readyz(a)).status === 'ready');
+      await expect.poll(async () => (await readyz(a)).status, { timeout: 10_000 }).toBe('ready');
       await sleep(500);
     } finally {
       stop = true;
@@ -457,7 +468,9 @@ describe('replicas when Redis fails', () => {
       await Promise.all(onA);
       // However slow the machine, enough answers after the death to speak for the survivors.
       const atDeath = survivors.length;
-      await until(async () => survivors.length - atDeath > 50, 20_000);
+      await expect
+        .poll(async () => survivors.length - atDeath > 50, { timeout: 20_000 })
+        .toBe(true);
     } finally {
       stop = true;
       await Promise.all(load);

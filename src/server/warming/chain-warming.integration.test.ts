@@ -11,7 +11,7 @@ import {
   type ExplorerFixture,
   type ServedExplorer,
 } from '../../test-support/explorer-fixture.ts';
-import { SCRAPE_TOKEN } from '../../test-support/metrics-scrape.ts';
+import { parseSamples, SCRAPE_TOKEN } from '../../test-support/metrics-scrape.ts';
 
 // Chain warming in a whole explorer, as `npm start` configures it, in front of the embedded
 // catalogue behind a proxy that counts every request reaching the upstream: a person's
@@ -84,26 +84,25 @@ async function samples(name: string): Promise<Map<string, number>> {
     headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` },
   });
   const found = new Map<string, number>();
-  for (const line of (await response.text()).split('\n')) {
-    const match = /^(\w+)(\{[^}]*\})? (\S+)$/.exec(line);
-    if (match?.[1] === name) found.set(match[2] ?? '', Number(match[3]));
+  for (const [key, value] of parseSamples(await response.text())) {
+    if (key === name || key.startsWith(`${name}{`)) found.set(key.slice(name.length), value);
   }
   return found;
 }
 const metric = async (name: string, labels = '') => (await samples(name)).get(labels) ?? 0;
 
-/** Waits until `check` holds (each test's timeout bounds the wait). */
-async function until(check: () => boolean | Promise<boolean>) {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 /** Waits until the warming has stopped, then checks that it stopped for `reason`. */
 async function endedFor(reason: string): Promise<void> {
   let stops = new Map<string, number>();
-  await until(async () => {
-    stops = await samples('explorer_chain_warm_stopped_total');
-    return [...stops.values()].some((count) => count >= 1);
-  });
+  await expect
+    .poll(
+      async () => {
+        stops = await samples('explorer_chain_warm_stopped_total');
+        return [...stops.values()].some((count) => count >= 1);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   const seen = [...stops].filter(([, count]) => count >= 1).map(([labels]) => labels);
   expect(seen, 'why the warming stopped').toEqual([`{reason="${reason}"}`]);
 }
@@ -160,7 +159,7 @@ describe('chain warming', () => {
     await fixture.setFaults({ latencyMs: 1500 });
     expect(await open(BIG)).toBe(200);
     // The warmer asks for page 2 as soon as the view is answered; the reader a moment later.
-    await until(() => upstreamCalls(BIG) === 2);
+    await expect.poll(() => upstreamCalls(BIG), { timeout: 30_000 }).toBe(2);
     const continuation = first.page!.continuation!;
     const second = await lookup(BIG, continuation);
     expect(second).toMatchObject({ status: 200, cache: 'merged' });
@@ -172,7 +171,7 @@ describe('chain warming', () => {
 
   it('spends no more than its share of the hour', async () => {
     // A hundredth of 1,000 calls an hour: 10 calls.
-    await serve({ CATALOGUE_QUOTA_PER_HOUR: '1000', CHAIN_WARM_SHARE: '0.01' });
+    await serve({ CATALOGUE_QUOTA: '1000', CHAIN_WARM_SHARE: '0.01' });
     expect(await open(BIG)).toBe(200);
     await endedFor('share');
     expect(upstreamCalls(BIG)).toBe(1 + 10);

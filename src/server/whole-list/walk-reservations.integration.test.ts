@@ -48,8 +48,8 @@ describe('walks reserve what they were quoted', () => {
     for (let run = 0; run < STRESS_RUNS; run++) {
       // The first page (one lookup, shared) and each walk's one more page: 11.
       const explorer = await serveExplorer({
-        CATALOGUE_QUOTA_PER_HOUR: '11',
-        CLIENT_SHARE_OF_HOUR: '1',
+        CATALOGUE_QUOTA: '11',
+        CLIENT_SHARE_OF_WINDOW: '1',
         WALKS_AT_ONCE: '10',
       });
       try {
@@ -83,8 +83,8 @@ describe('walks reserve what they were quoted', () => {
     for (let run = 0; run < STRESS_RUNS; run++) {
       // The first page, one walk's 49 more, and 10 to spare: not two walks' 98.
       const explorer = await serveExplorer({
-        CATALOGUE_QUOTA_PER_HOUR: '60',
-        CLIENT_SHARE_OF_HOUR: '1',
+        CATALOGUE_QUOTA: '60',
+        CLIENT_SHARE_OF_WINDOW: '1',
       });
       try {
         const answers = await Promise.all(
@@ -207,7 +207,7 @@ describe('each client has a share of the hour', () => {
 
   it('a walk larger than the client’s share is priced as such and refused up front', async () => {
     // A tenth of 100: ten lookups for each address, and the big playlist needs 49 more.
-    const explorer = await serveExplorer({ CATALOGUE_QUOTA_PER_HOUR: '100' });
+    const explorer = await serveExplorer({ CATALOGUE_QUOTA: '100' });
     const client = from('198.51.100.5');
     const cost = await explorer.get(walkCostPath('playlist', FIXTURE_IDS.playlist5000), client);
     expect(await cost.json()).toMatchObject({
@@ -234,7 +234,7 @@ describe('each client has a share of the hour', () => {
   it('a client reading steadily stops at its share and is told how long to wait', async () => {
     // A tenth of 40: four lookups an hour for each address.
     const explorer = await serveExplorer({
-      CATALOGUE_QUOTA_PER_HOUR: '40',
+      CATALOGUE_QUOTA: '40',
       CLIENT_RATE_LIMIT_BURST: '1000',
       CLIENT_RATE_LIMIT_PER_SECOND: '1000',
     });

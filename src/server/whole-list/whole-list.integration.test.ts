@@ -481,8 +481,8 @@ describe('walks', () => {
   it('refuses a walk the hour’s quota cannot cover, with the cost and the wait, before it starts', async () => {
     // The client may spend the whole hour: the quota, not its share, is what this is about.
     const explorer = await serveExplorer({
-      CATALOGUE_QUOTA_PER_HOUR: '30',
-      CLIENT_SHARE_OF_HOUR: '1',
+      CATALOGUE_QUOTA: '30',
+      CLIENT_SHARE_OF_WINDOW: '1',
     });
     const cost = await explorer.get(walkCostPath('playlist', FIXTURE_IDS.playlist5000));
     expect(await cost.json()).toMatchObject({
@@ -512,8 +512,8 @@ describe('walks', () => {
 
   it('a channel’s walk goes on while the quota lasts, then ends as an incomplete answer', async () => {
     const explorer = await serveExplorer({
-      CATALOGUE_QUOTA_PER_HOUR: '20',
-      CLIENT_SHARE_OF_HOUR: '1',
+      CATALOGUE_QUOTA: '20',
+      CLIENT_SHARE_OF_WINDOW: '1',
     });
     // Someone else spends 5 of the hour's 20 first: the walk meets the hour's end before its
     // client's share (the whole hour here) runs out.

@@ -135,9 +135,9 @@ export async function startFuzzTarget(options: FuzzTargetOptions = {}): Promise<
       {
         STATIC_ROOT: site,
         // Neither limit is under test here: every valid case should be able to reach the upstream.
-        CATALOGUE_QUOTA_PER_HOUR: String(Number.MAX_SAFE_INTEGER),
+        CATALOGUE_QUOTA: String(Number.MAX_SAFE_INTEGER),
         CLIENT_RATE_LIMIT_BURST: String(Number.MAX_SAFE_INTEGER),
-        CLIENT_SHARE_OF_HOUR: '1',
+        CLIENT_SHARE_OF_WINDOW: '1',
         // Turns the metrics registry on (for the running walks) without adding a /metrics route:
         // startExplorer serves no metrics port (src/server/index.ts does), and no token is set.
         METRICS_PORT: '1',
