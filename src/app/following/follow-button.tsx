@@ -8,8 +8,9 @@ import { notSavedSentence } from './store-notice.tsx';
 // Follow or stop following a list from its view: the button says which the list is now
 // ("Follow", "Following"). The server renders "Follow" (it cannot see this browser's follows);
 // the button is the last thing on its line, so that the switch after hydration moves nothing.
-// Its height is set, not left to its text: a document painted while it is still arriving can
-// show the button empty, and the line must not grow when its label comes.
+// Its height and its place on the line are set, not left to its text: a document painted while
+// it is still arriving can show the button empty, whose baseline is its bottom edge, and the
+// line must not change when its label comes.
 // A change this browser would not keep (storage full or off, a store of a newer version) is
 // not shown as made: the button stays as it was and says why, below.
 
@@ -34,7 +35,7 @@ export function FollowButton({
         type="button"
         onClick={toggle}
         className={cx(
-          'ms-3 inline-flex min-h-7.5 items-center gap-1 rounded-full border px-3 py-1 text-sm font-semibold',
+          'ms-3 inline-flex min-h-7.5 items-center align-middle gap-1 rounded-full border px-3 py-1 text-sm font-semibold',
           followed
             ? 'border-blue-700 bg-blue-700 text-white dark:border-blue-400 dark:bg-blue-400 dark:text-zinc-950'
             : 'border-zinc-400 text-zinc-800 hover:border-zinc-600 dark:border-zinc-600 dark:text-zinc-200',
