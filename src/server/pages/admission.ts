@@ -2,6 +2,7 @@ import type { ClientRateLimit, RateDecision } from '../quota/client-rate-limit.t
 import { prepaid } from '../quota/prepaid-calls.ts';
 import type { BreakerOutcome, BreakerPass, UpstreamBreaker } from '../upstream/breaker.ts';
 import type { UpstreamResult } from '../upstream/client.ts';
+import { heldProblem } from '../upstream/failure.ts';
 import type { BackoffHold, FailureBackoff } from './failure-backoff.ts';
 import type { HeldFailure, PageAnswer, StoredPage } from './page-entry.ts';
 
@@ -43,6 +44,8 @@ export interface Admission {
     result: UpstreamResult,
     failure: HeldFailure | undefined,
   ): BackoffHold<HeldFailure> | undefined;
+  /** While the breaker holds every call: seconds until it lets the next one go. */
+  nextCallIn(): number | undefined;
 }
 
 /**
@@ -98,23 +101,7 @@ export function createAdmission(options: {
     previous: StoredPage | undefined,
   ): Admitted => ({
     ok: false,
-    answer: withheld(
-      previous,
-      pass.reason === 'credentials'
-        ? {
-            status: 502,
-            code: 'upstream_credentials_rejected',
-            detail:
-              'The catalogue refused the explorer’s credentials; no lookup is sent until it accepts them again (the operator has to fix the configuration).',
-            retryAfterSeconds: pass.retryAfterSeconds,
-          }
-        : {
-            status: 503,
-            code: 'upstream_unavailable',
-            detail: 'The catalogue has been failing; the explorer is giving it a moment.',
-            retryAfterSeconds: pass.retryAfterSeconds,
-          },
-    ),
+    answer: withheld(previous, heldProblem(pass.reason, pass.retryAfterSeconds)),
   });
 
   function afterAllowance(
@@ -189,6 +176,7 @@ export function createAdmission(options: {
     unused(key, pass) {
       if (pass !== undefined) breaker?.record(pass, 'neutral', key);
     },
+    nextCallIn: () => breaker?.holding()?.retryAfterSeconds,
     settle(key, pass, result, failure) {
       const outcome = breakerOutcome(result);
       if (pass !== undefined) breaker?.record(pass, outcome, key);

@@ -243,10 +243,10 @@ export function createPageSource(options: PageSourceOptions): PageSource {
     const upstreamStatus = result.failure.upstreamStatus;
     const problem = problemFor(lookup, result.failure);
     const hold = admission.settle(key, pass, result, { ...problem, upstreamStatus });
-    if (hold !== undefined) {
-      // Ask again no sooner than the back-off allows: say so to the client too.
-      problem.retryAfterSeconds = Math.max(problem.retryAfterSeconds ?? 0, hold.retryAfterSeconds);
-    }
+    // Ask again no sooner than the back-off and the breaker (which this failure may just have
+    // opened) let a call go: say so to the client too.
+    const wait = Math.max(hold?.retryAfterSeconds ?? 0, admission.nextCallIn() ?? 0);
+    if (wait > 0) problem.retryAfterSeconds = Math.max(problem.retryAfterSeconds ?? 0, wait);
     if (problem.status === 400 || problem.status === 404) {
       // The upstream's definite answer about this input: remember it, and drop any old page.
       const refusal: StoredRefusal = {

@@ -219,7 +219,13 @@ async function assembleExplorer(
     queueLimit: failures.maxQueued,
   });
   // Slots outermost in time: a call waiting for one has not spent its deadline yet.
-  const slotted = withSlots(timedUpstream(upstream, roundTrip), slots, config.upstreamTimeoutMs);
+  // The breaker is asked again once a call has its slot: one refusal stops those queued behind it.
+  const slotted = withSlots(
+    timedUpstream(upstream, roundTrip),
+    slots,
+    config.upstreamTimeoutMs,
+    () => breaker.holding(),
+  );
   // Warming chains behind readers (warming/): its share of the window is a budget of its own,
   // held for the whole deployment, and it is the warmer's allowance in the page source.
   const { chainWarm } = config;

@@ -99,6 +99,11 @@ export interface UpstreamBreaker {
    * breaker opens too, for that long, as if its own pages had failed.
    */
   openFor(ms: number): void;
+  /**
+   * While open: why, and when the next call may go. A call given leave before it opened is
+   * asked again here once it has its slot, so that one refusal stops the calls queued behind it.
+   */
+  holding(): { reason: BreakerReason; retryAfterSeconds: number } | null;
   stats(): BreakerStats;
 }
 
@@ -254,6 +259,12 @@ export function createUpstreamBreaker(options: BreakerOptions = {}): UpstreamBre
     openFor(ms) {
       if (state !== 'closed' || ms <= 0) return;
       open('failing', ms);
+    },
+
+    holding() {
+      const left = openUntil - now();
+      if (state !== 'open' || left <= 0) return null;
+      return { reason, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
     },
 
     stats,

@@ -1,6 +1,7 @@
 import { isProblemCode, statusOf } from '../../shared/problem-codes.ts';
 import { problemSchema, type ProblemCode } from '../../shared/problem.ts';
 import { retryAfterSeconds } from '../../shared/retry-after.ts';
+import type { BreakerReason } from './breaker.ts';
 import type { Lookup } from './lookup.ts';
 
 // What can go wrong with an upstream call, and what each failure means, in one place: how an
@@ -24,6 +25,8 @@ export type UpstreamFailure =
   | { kind: 'bad_response'; upstreamStatus: number; reason: string }
   | { kind: 'timeout'; upstreamStatus: undefined }
   | { kind: 'unreachable'; upstreamStatus: undefined; reason: string }
+  /** Never sent: the breaker opened while the call waited for its slot. */
+  | { kind: 'held'; upstreamStatus: undefined; reason: BreakerReason; retryAfterSeconds: number }
   | {
       kind: 'quota_exhausted' | 'quota_paused';
       upstreamStatus: undefined;
@@ -134,6 +137,20 @@ export function failureOfError(
 export const bodyTooLarge = (status: number): ClassifiedFailure =>
   never({ kind: 'bad_response', upstreamStatus: status, reason: 'body over the size cap' });
 
+/** What a call the breaker holds back gets: why, and when the next call may go. */
+export const heldProblem = (reason: BreakerReason, retryAfterSeconds: number): FailureProblem =>
+  reason === 'credentials'
+    ? failureProblem(
+        'upstream_credentials_rejected',
+        'The catalogue refused the explorer’s credentials; no lookup is sent until it accepts them again (the operator has to fix the configuration).',
+        retryAfterSeconds,
+      )
+    : failureProblem(
+        'upstream_unavailable',
+        'The catalogue has been failing; the explorer is giving it a moment.',
+        retryAfterSeconds,
+      );
+
 /** Turns an upstream failure into what the browser gets. */
 export function problemFor(lookup: Lookup, failure: UpstreamFailure): FailureProblem {
   switch (failure.kind) {
@@ -189,6 +206,8 @@ export function problemFor(lookup: Lookup, failure: UpstreamFailure): FailurePro
       );
     case 'timeout':
       return failureProblem('upstream_timeout', 'The catalogue did not answer in time.');
+    case 'held':
+      return heldProblem(failure.reason, failure.retryAfterSeconds);
     case 'unreachable':
       return failureProblem(
         'upstream_unavailable',

@@ -1,3 +1,4 @@
+import type { BreakerReason } from './breaker.ts';
 import type { UpstreamClient } from './client.ts';
 
 // At most `limit` upstream calls in flight at once; up to `queueLimit` more wait for a slot, in
@@ -88,12 +89,15 @@ export function createUpstreamSlots(options: { limit: number; queueLimit: number
 /**
  * `upstream` with each page call waiting for a slot first. A call turned away (queue full, or
  * no slot within `waitMs`) never reaches the upstream: it fails as unreachable with no attempt,
- * which the breaker and the back-off take as saying nothing about the upstream.
+ * which the breaker and the back-off take as saying nothing about the upstream. Once it has its
+ * slot, `held` is asked whether calls may go now (the breaker may have opened while it waited):
+ * if not, it fails as held, also with no attempt.
  */
 export function withSlots<U extends Pick<UpstreamClient, 'fetchPage'>>(
   upstream: U,
   slots: UpstreamSlots,
   waitMs: number,
+  held: () => { reason: BreakerReason; retryAfterSeconds: number } | null = () => null,
 ): U {
   return {
     ...upstream,
@@ -112,9 +116,18 @@ export function withSlots<U extends Pick<UpstreamClient, 'fetchPage'>>(
         };
       }
       try {
+        const holding = held();
+        if (holding !== null)
+          return {
+            ok: false,
+            failure: { kind: 'held', upstreamStatus: undefined, ...holding },
+            attempts: 0,
+          };
         return await upstream.fetchPage(lookup);
       } finally {
-        grant.release();
+        // After the caller has recorded this call's outcome, which may open the breaker: the
+        // next call in line then asks `held` knowing it.
+        setImmediate(grant.release);
       }
     },
   };
