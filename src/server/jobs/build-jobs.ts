@@ -35,7 +35,10 @@ export function buildJobs(options: {
   scope: string;
   pageSource: Pick<PageSource, 'get'>;
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
-  shares: Pick<ClientShares, 'reserve' | 'room' | 'perClient' | 'secondsUntilRoomFor'>;
+  shares: Pick<
+    ClientShares,
+    'reserve' | 'room' | 'othersRoom' | 'perClient' | 'secondsUntilRoomFor'
+  >;
   readerReserve: number;
   atOnce: number;
   resultTtlMs: number;

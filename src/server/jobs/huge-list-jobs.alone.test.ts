@@ -57,8 +57,8 @@ const GROWTH_MB = 48;
 const windowEnv = {
   CATALOGUE_QUOTA: String(BUDGET),
   CATALOGUE_QUOTA_WINDOW: `${WINDOW_SECONDS}s`,
-  // One researcher on the deployment: the job is paced by the window, not a share of it.
-  CLIENT_SHARE_OF_WINDOW: '1',
+  // The default share of the window, a tenth: past it, one researcher's job is paced by the
+  // window (less the readers' part), as nobody else claims it.
   JOB_READER_RESERVE: String(READER_RESERVE),
 };
 

@@ -1,19 +1,25 @@
 import type { ClientShares } from '../quota/client-shares.ts';
-import type { QuotaGuard } from '../quota/quota-guard.ts';
+import type { QuotaGuard, Reservation } from '../quota/quota-guard.ts';
 import { together } from '../whole-list/walk-payment.ts';
 import type { JobPacer, PacerAnswer } from './job-runner.ts';
 
 // Room for a job's next lookup, out of the jobs' part of the window only: the guard keeps
 // JOB_READER_RESERVE of the window's budget for people reading pages, whom a job never crowds
 // out, however long it runs (quota-guard.ts `reserveForJob`, checked and counted in one step,
-// with Redis for every replica). The lookup is reserved from the jobs' part and from the
-// client's share together (as a synchronous walk's are: whole-list/walk-payment.ts), so the
-// page that spends it goes out at once; when either has no room, the answer is how long until
-// it has.
+// with Redis for every replica). Within its client's share, a lookup is reserved from the
+// jobs' part and from the share together (as a synchronous walk's are:
+// whole-list/walk-payment.ts), so the page that spends it goes out at once. Past the share, the
+// job goes on with what nobody else can claim: the jobs' part less what the other clients of
+// the window may still spend of their shares. A share is what a client is guaranteed, not a
+// ceiling on a window nobody else uses. When there is no room, the answer is how long until
+// there is.
 
 export interface JobPacerParts {
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
-  shares: Pick<ClientShares, 'reserve' | 'room' | 'perClient' | 'secondsUntilRoomFor'>;
+  shares: Pick<
+    ClientShares,
+    'reserve' | 'room' | 'othersRoom' | 'perClient' | 'secondsUntilRoomFor'
+  >;
   /**
    * JOB_READER_RESERVE, kept of the client's own share too: a job never leaves the person who
    * started it unable to read pages until the window has passed.
@@ -21,28 +27,44 @@ export interface JobPacerParts {
   readerReserve: number;
 }
 
+/** How soon a job past its share asks again, when others' shares are what holds it. */
+const BORROW_RECHECK_SECONDS = 1;
+
 export function createJobPacer({ quota, shares, readerReserve }: JobPacerParts): JobPacer {
   const keptForReading = Math.floor(shares.perClient * readerReserve);
+
+  /** One lookup from the jobs' part, with `also` given back if there is none. */
+  async function fromWindow(also?: Reservation): Promise<PacerAnswer> {
+    const window = await quota.reserveForJob(1);
+    if (!window.ok) {
+      also?.release();
+      const seconds =
+        window.reason === 'quota_exhausted'
+          ? await quota.secondsUntilJobRoom(1)
+          : window.retryAfterSeconds;
+      return { ok: false, retryAfterSeconds: Math.max(1, seconds) };
+    }
+    return {
+      ok: true,
+      reservation: also === undefined ? window.reservation : together(window.reservation, also),
+    };
+  }
+
   return {
     async take(client): Promise<PacerAnswer> {
-      const { pausedForSeconds } = quota.stats();
+      const { pausedForSeconds, budget, usedInWindow } = quota.stats();
       if (pausedForSeconds > 0) return { ok: false, retryAfterSeconds: pausedForSeconds };
-      if (shares.room(client) <= keptForReading) {
-        const seconds = shares.secondsUntilRoomFor(client, keptForReading + 1);
-        return { ok: false, retryAfterSeconds: Math.max(1, seconds) };
+      if (shares.room(client) > keptForReading) {
+        const share = shares.reserve(client, 1);
+        if (!share.ok) return { ok: false, retryAfterSeconds: share.retryAfterSeconds };
+        return fromWindow(share.reservation);
       }
-      const share = shares.reserve(client, 1);
-      if (!share.ok) return { ok: false, retryAfterSeconds: share.retryAfterSeconds };
-      const window = await quota.reserveForJob(1);
-      if (!window.ok) {
-        share.reservation.release();
-        const seconds =
-          window.reason === 'quota_exhausted'
-            ? await quota.secondsUntilJobRoom(1)
-            : window.retryAfterSeconds;
-        return { ok: false, retryAfterSeconds: Math.max(1, seconds) };
-      }
-      return { ok: true, reservation: together(window.reservation, share.reservation) };
+      // Past its share: only what the window has beyond what every client may still claim,
+      // the reading part of this one's own share among them.
+      const claimed = shares.othersRoom(client) + shares.room(client);
+      if (usedInWindow + 1 + claimed > budget)
+        return { ok: false, retryAfterSeconds: BORROW_RECHECK_SECONDS };
+      return fromWindow();
     },
   };
 }

@@ -121,6 +121,7 @@ function processOn(
   return {
     service,
     quota,
+    shares,
     mostUsed: () => mostUsed,
     leastShareLeft: () => leastShareLeft,
     written,
@@ -226,6 +227,46 @@ describe('a whole-list job', () => {
     const done = await until(process.service, job.id, (j) => j.state === 'done');
     expect(done.progress.pages).toBe(50);
     expect(process.leastShareLeft()).toBeGreaterThanOrEqual(2);
+    await process.close();
+  });
+
+  it('past its share, a lone client’s job goes on at the window’s pace', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    // A share of 10 lookups a window of 100, whose jobs' part is 80: the 50 pages fit in one
+    // window, where the share alone would take seven.
+    const process = processOn(dir, { budget: 100, share: 10, readerReserve: 0.2 });
+    const { job } = await process.service.create(
+      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
+      'client-a',
+    );
+    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    expect(done.progress.pages).toBe(50);
+    expect(process.written.filter((w) => w.state === 'waiting')).toEqual([]);
+    // A second client then gets its whole share at once.
+    for (let n = 0; n < 10; n++) {
+      expect(process.shares.take('client-b')).toEqual({ ok: true });
+      expect(process.quota.tryAcquire()).toEqual({ ok: true });
+    }
+    await process.close();
+  });
+
+  it('past its share, a job leaves every other client of the window what it may still spend', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jobs-'));
+    // 40 lookups a window, its jobs' part 32; shares of 10. Client B has read 3 pages, so 7
+    // more are B's, and 2 are kept of A's own share for reading: A's job stops at 40 - 9 - 3.
+    const process = processOn(dir, { budget: 40, share: 10, readerReserve: 0.2 });
+    for (let n = 0; n < 3; n++) {
+      expect(process.shares.take('client-b')).toEqual({ ok: true });
+      expect(process.quota.tryAcquire()).toEqual({ ok: true });
+    }
+    const { job } = await process.service.create(
+      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
+      'client-a',
+    );
+    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    expect(done.progress.pages).toBe(50);
+    const firstWait = process.written.find((w) => w.state === 'waiting');
+    expect(firstWait?.pages).toBe(28);
     await process.close();
   });
 

@@ -26,6 +26,11 @@ export interface ClientShares {
   readonly perClient: number;
   /** Lookups `client` may still spend in the window. */
   room(client: string): number;
+  /**
+   * What the other clients that have spent in the window may still spend of their shares: a
+   * job past its own share leaves them that much (job-pacer.ts).
+   */
+  othersRoom(client: string): number;
   /** Seconds until `calls` more fit in `client`'s share (0: they fit now). */
   secondsUntilRoomFor(client: string, calls: number): number;
   /** Counts one lookup, or says when the share has room again. */
@@ -117,6 +122,16 @@ export function createClientShares(options: {
     perClient,
     room(client) {
       return Math.max(0, perClient - live(client, now()).used);
+    },
+    othersRoom(client) {
+      const at = now();
+      let room = 0;
+      for (const other of [...spent.keys()]) {
+        if (other === client) continue;
+        const { entries, used } = live(other, at);
+        if (entries.length > 0) room += Math.max(0, perClient - used);
+      }
+      return room;
     },
     secondsUntilRoomFor(client, calls) {
       const at = now();
