@@ -42,7 +42,7 @@ import {
 
 // `npm run bench`: the benchmarks (docs/benchmarks.md), each beside a reference measured
 // in the same run. `--smoke` runs each for a moment, so that `npm test` keeps them from rotting;
-// its figures mean nothing. `--only 1,4` picks some. `--write` puts the figures on
+// its figures mean nothing. `--only 1,4` picks some, `--skip 3,4` leaves some out. `--write` puts the figures on
 // docs/benchmarks.md, the only place they are kept, after each bench, so that a run cut short
 // keeps what it measured; with `--only`, the other rows stay as they were, with their own run.
 // `--out FILE` writes the plain table to a file. `--repeat N` runs each bench N times and writes
@@ -59,6 +59,7 @@ const { values } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
     only: { type: 'string' },
+    skip: { type: 'string' },
     out: { type: 'string' },
     write: { type: 'boolean', default: false },
     repeat: { type: 'string', default: '1' },
@@ -71,7 +72,10 @@ if (!Number.isInteger(repeat) || repeat < 1 || repeat > 10) {
   process.exit(2);
 }
 const smoke = values.smoke;
-const only = values.only ? new Set(values.only.split(',').map((id) => id.trim())) : null;
+const idsOf = (list: string | undefined) =>
+  list === undefined ? null : new Set(list.split(',').map((id) => id.trim()));
+const only = idsOf(values.only);
+const skip = idsOf(values.skip) ?? new Set<string>();
 
 if (smoke && values.write) {
   console.error(`bench: --smoke figures mean nothing, so --write refuses to put them on ${PAGE}.`);
@@ -261,9 +265,9 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
 ];
 
 const covers = (id: string) => (id === '10' ? ['10', '11'] : [id]);
-if (only) {
+if (only || skip.size > 0) {
   const known = new Set(benches.flatMap(([id]) => covers(id)));
-  const unknown = [...only].filter((id) => !known.has(id));
+  const unknown = [...(only ?? []), ...skip].filter((id) => !known.has(id));
   if (unknown.length > 0) {
     console.error(`bench: no bench ${unknown.join(', ')} (there are ${[...known].join(', ')}).`);
     process.exit(2);
@@ -303,7 +307,7 @@ const run: BenchRun = {
   machine,
   load: loadavg()[0]!.toFixed(1),
   took: [],
-  full: only === null,
+  full: only === null && skip.size === 0,
   ...(repeat > 1 ? { repeat } : {}),
 };
 const loadAtStart = run.load;
@@ -347,6 +351,7 @@ async function runOnce(id: string, bench: () => Promise<BenchRow[]>): Promise<Be
 
 for (const [id, bench] of benches) {
   if (only && !covers(id).some((c) => only.has(c))) continue;
+  if (covers(id).every((c) => skip.has(c))) continue;
   const started = Date.now();
   const before = rows.length;
   const repeats: BenchRow[][] = [];
