@@ -73,13 +73,26 @@ export function localJobStore(records: JobRecords, files: JobFiles): JobStore {
     const lease = leases.get(id);
     return lease !== undefined && lease.owner === owner && lease.until > Date.now();
   };
-  /** A write by the job's runner, if it still is: holding the lease, the job not finished. */
-  const fenced = async (id: string, owner: string, write: () => Promise<void> | void) => {
-    const current = records.get(id);
-    if (!holds(id, owner) || current === undefined || isFinished(current.state)) return false;
-    await write();
-    return true;
+  /**
+   * A job's writes and its cancel, one after another: a runner's check and the write after it
+   * (files first, then the record) are never split by a cancel, which would be written over.
+   */
+  const queues = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(id: string, work: () => Promise<T>): Promise<T> => {
+    const next = (queues.get(id) ?? Promise.resolve()).then(work, work);
+    const settled = next.catch(() => undefined);
+    queues.set(id, settled);
+    void settled.then(() => queues.get(id) === settled && queues.delete(id));
+    return next;
   };
+  /** A write by the job's runner, if it still is: holding the lease, the job not finished. */
+  const fenced = (id: string, owner: string, write: () => Promise<void> | void) =>
+    inTurn(id, async () => {
+      const current = records.get(id);
+      if (!holds(id, owner) || current === undefined || isFinished(current.state)) return false;
+      await write();
+      return true;
+    });
   return {
     get: async (id) => records.get(id),
     async create(record) {
@@ -99,20 +112,21 @@ export function localJobStore(records: JobRecords, files: JobFiles): JobStore {
         .filter((record) => !isFinished(record.state))
         .sort((a, b) => a.createdAt - b.createdAt)
         .map((record) => record.id),
-    async cancel(id, at) {
-      const record = records.get(id);
-      if (record === undefined || isFinished(record.state)) return record;
-      const cancelled: JobRecord = {
-        ...record,
-        state: 'cancelled',
-        waitingUntil: null,
-        updatedAt: at,
-      };
-      records.put(cancelled);
-      leases.delete(id);
-      await files.remove(id);
-      return cancelled;
-    },
+    cancel: (id, at) =>
+      inTurn(id, async () => {
+        const record = records.get(id);
+        if (record === undefined || isFinished(record.state)) return record;
+        const cancelled: JobRecord = {
+          ...record,
+          state: 'cancelled',
+          waitingUntil: null,
+          updatedAt: at,
+        };
+        records.put(cancelled);
+        leases.delete(id);
+        await files.remove(id);
+        return cancelled;
+      }),
     async sweep(now) {
       for (const record of records.all())
         if (record.expiresAt !== null && record.expiresAt <= now) {
