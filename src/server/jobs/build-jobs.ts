@@ -35,10 +35,7 @@ export function buildJobs(options: {
   scope: string;
   pageSource: Pick<PageSource, 'get'>;
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
-  shares: Pick<
-    ClientShares,
-    'reserve' | 'room' | 'othersRoom' | 'perClient' | 'secondsUntilRoomFor'
-  >;
+  shares: Pick<ClientShares, 'reserve' | 'room' | 'othersRoom' | 'perClient'>;
   readerReserve: number;
   atOnce: number;
   resultTtlMs: number;

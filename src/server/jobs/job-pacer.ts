@@ -16,10 +16,7 @@ import type { JobPacer, PacerAnswer } from './job-runner.ts';
 
 export interface JobPacerParts {
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
-  shares: Pick<
-    ClientShares,
-    'reserve' | 'room' | 'othersRoom' | 'perClient' | 'secondsUntilRoomFor'
-  >;
+  shares: Pick<ClientShares, 'reserve' | 'room' | 'othersRoom' | 'perClient'>;
   /**
    * JOB_READER_RESERVE, kept of the client's own share too: a job never leaves the person who
    * started it unable to read pages until the window has passed.
