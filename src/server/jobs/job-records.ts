@@ -33,6 +33,26 @@ export interface JobRecord {
   expiresAt: number | null;
 }
 
+/** A new job's record: queued, with nothing read yet. */
+export const queuedJob = (
+  fields: Pick<JobRecord, 'id' | 'key' | 'client' | 'request'>,
+  at: number,
+): JobRecord => ({
+  ...fields,
+  state: 'queued',
+  createdAt: at,
+  updatedAt: at,
+  next: null,
+  pages: 0,
+  items: 0,
+  lookups: 0,
+  totalItems: null,
+  bytes: 0,
+  waitingUntil: null,
+  problem: null,
+  expiresAt: null,
+});
+
 export interface JobRecords {
   get(id: string): JobRecord | undefined;
   byKey(key: string): JobRecord | undefined;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isFinished, jobResultPath, type Job, type JobRequest } from '../../shared/jobs.ts';
 import { EXPORT_TYPES, PLAYLIST_PAGE_SIZE } from '../../shared/whole-list.ts';
-import type { JobRecord } from './job-records.ts';
+import { queuedJob, type JobRecord } from './job-records.ts';
 import { runJob, type JobRunParts } from './job-runner.ts';
 import type { JobStore } from './job-store.ts';
 
@@ -192,24 +192,9 @@ export function createJobService(options: JobServiceOptions): JobService {
   return {
     async create(request, client) {
       const at = now();
-      const answer = await store.create({
-        id: newId(),
-        key: keyOf(request, client),
-        client,
-        request,
-        state: 'queued',
-        createdAt: at,
-        updatedAt: at,
-        next: null,
-        pages: 0,
-        items: 0,
-        lookups: 0,
-        totalItems: null,
-        bytes: 0,
-        waitingUntil: null,
-        problem: null,
-        expiresAt: null,
-      });
+      const answer = await store.create(
+        queuedJob({ id: newId(), key: keyOf(request, client), client, request }, at),
+      );
       if (answer.created) schedule();
       return { job: view(answer.record), created: answer.created };
     },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { jobFiles, type JobFiles } from './job-files.ts';
-import { memoryJobRecords, type JobRecord } from './job-records.ts';
+import { memoryJobRecords, queuedJob } from './job-records.ts';
 import { localJobStore } from './job-store.ts';
 
 const dirs: string[] = [];
@@ -11,24 +11,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const queued: JobRecord = {
-  id: 'job-1',
-  key: 'key-1',
-  client: 'client-a',
-  request: { list: 'playlist', id: 'PLsomePlaylistId0001', kind: 'export', format: 'csv' },
-  state: 'queued',
-  createdAt: 0,
-  updatedAt: 0,
-  next: null,
-  pages: 0,
-  items: 0,
-  lookups: 0,
-  totalItems: null,
-  bytes: 0,
-  waitingUntil: null,
-  problem: null,
-  expiresAt: null,
-};
+const queued = queuedJob(
+  {
+    id: 'job-1',
+    key: 'key-1',
+    client: 'client-a',
+    request: { list: 'playlist', id: 'PLsomePlaylistId0001', kind: 'export', format: 'csv' },
+  },
+  0,
+);
 
 it('a cancel that arrives during a runner’s write is not written over', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'job-store-'));

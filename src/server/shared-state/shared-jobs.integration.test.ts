@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../jobs/job-records.ts';
+import { queuedJob, type JobRecord } from '../jobs/job-records.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.ts';
 import { createRedisConnection, type RedisConnection } from './redis-connection.ts';
@@ -33,24 +33,16 @@ const store = (): JobStore =>
     resultTtlMs: 60_000,
   });
 
-const record = (id: string, key = `key-${id}`): JobRecord => ({
-  id,
-  key,
-  client: 'client',
-  request: { list: 'playlist', id: 'PL1', kind: 'export', format: 'csv' },
-  state: 'queued',
-  createdAt: 1,
-  updatedAt: 1,
-  next: null,
-  pages: 0,
-  items: 0,
-  lookups: 0,
-  totalItems: null,
-  bytes: 0,
-  waitingUntil: null,
-  problem: null,
-  expiresAt: null,
-});
+const record = (id: string, key = `key-${id}`): JobRecord =>
+  queuedJob(
+    {
+      id,
+      key,
+      client: 'client',
+      request: { list: 'playlist', id: 'PL1', kind: 'export', format: 'csv' },
+    },
+    1,
+  );
 
 /** Notes a page of `text` on `job`, as the runner does. */
 function page(job: JobRecord, text: string, next: string | null): JobRecord {
