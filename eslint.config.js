@@ -59,15 +59,15 @@ const zones = [
   },
 ];
 
-/** Every TypeScript file of ours, as a path from the repository's root. */
-function ourFiles(dir = '.') {
+/** Every TypeScript file of ours, as a path from the repository's root (this file's folder). */
+function ourFiles(dir = import.meta.dirname) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory())
       return ['node_modules', 'dist', 'data', '.git', 'test-results'].includes(entry.name)
         ? []
         : ourFiles(path);
-    return /\.tsx?$/.test(entry.name) ? [relative('.', path)] : [];
+    return /\.tsx?$/.test(entry.name) ? [relative(import.meta.dirname, path)] : [];
   });
 }
 
