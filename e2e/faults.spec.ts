@@ -170,6 +170,39 @@ test('a deep link whose page fails on the way keeps what it loaded, says so, and
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
+test('a page let go that fails to come back is read again while the reader stays', async ({
+  page,
+  faults,
+  expectConsoleErrors,
+}) => {
+  test.slow(); // this server keeps no cache: the 150 pages before the item are all lookups
+  expectConsoleErrors(/status of 5\d\d/);
+  await page.goto(`/playlist/${IDS.playlist20000}?index=15000`);
+  await expect(
+    page.locator(`${ROWS}[aria-posinset="15000"]`).getByRole('link').first(),
+  ).toBeVisible({ timeout: 90_000 });
+  // The first pages, far above, were let go: back at the top, they fail to come back.
+  await faults.set({ failNext: { count: 1000, status: 500, endpoint: 'playlist' } });
+  const failed = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return (
+      url.searchParams.get('id') === IDS.playlist20000 &&
+      !url.searchParams.has('continuation') &&
+      response.status() >= 500
+    );
+  });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await failed;
+  // The window has come to rest, and its rows stay placeholders while the catalogue fails.
+  await page.waitForTimeout(1500);
+  const first = page.locator(`${ROWS}[aria-posinset="1"]`);
+  await expect(first.getByRole('link')).toHaveCount(0);
+  // The catalogue heals; the reader does not move, and the rows come.
+  await faults.reset();
+  await expect(first.getByRole('link').first()).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+});
+
 test('a late answer never lands in another list', async ({ page, faults }) => {
   await page.goto(`/channel/${IDS.bigChannel}/playlists`);
   const playlists = page.getByRole('feed', { name: 'Playlists' });

@@ -1,3 +1,4 @@
+import { backoffMs } from '../../shared/backoff.ts';
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-error.ts';
 
@@ -23,7 +24,7 @@ export function createQueryClient(): QueryClient {
           if (error instanceof ApiError && error.isClientError) return false;
           return failureCount < 2;
         },
-        retryDelay: (attempt) => Math.min(500 * 2 ** attempt, 4000),
+        retryDelay: (failures) => backoffMs(failures + 1, { firstMs: 500, maxMs: 4000 }),
       },
     },
   });

@@ -5,6 +5,7 @@ import {
   type JsonFeed,
 } from '../../shared/feeds.ts';
 import { abortableSleep } from '../../shared/abortable-sleep.ts';
+import { backoffMs } from '../../shared/backoff.ts';
 import type { Problem } from '../../shared/problem.ts';
 import { ndjsonLines } from '../api/ndjson.ts';
 import { request } from '../api/api-client.ts';
@@ -233,7 +234,7 @@ export async function refreshAll(
   const { signal } = stop;
   let pending = [...lists];
   const attempts = new Map<string, number>();
-  let backoff = firstBackoffSeconds;
+  let cuts = 0;
   try {
     while (pending.length > 0 && !signal.aborted) {
       const chunks: FollowedList[][] = [];
@@ -265,8 +266,10 @@ export async function refreshAll(
       pending = [...waiting, ...missing];
       if (pending.length === 0) break;
       // The server's own wait when it gave one; else a back-off that doubles with each cut.
-      const seconds = waiting.length > 0 ? wait || 1 : backoff;
-      if (waiting.length === 0) backoff = Math.min(backoff * 2, 30);
+      const seconds =
+        waiting.length > 0
+          ? wait || 1
+          : backoffMs(++cuts, { firstMs: firstBackoffSeconds * 1000, maxMs: 30_000 }) / 1000;
       onPause(seconds, waiting.length > 0 ? 'server' : 'backoff');
       await abortableSleep(seconds * 1000, signal);
       onPause(null);

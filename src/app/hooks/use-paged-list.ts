@@ -7,6 +7,8 @@ import { followChain } from '../api/page-chain.ts';
 import { continuationRepeats } from '../api/continuation-guard.ts';
 import { isLetGo } from '../api/let-go-page.ts';
 import { farPages, letGoFarPages, readBackNearPages } from '../api/page-trim.ts';
+import { backoffMs } from '../../shared/backoff.ts';
+import { ApiError } from '../api/api-error.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { describeProblem, type ProblemText } from '../lib/problem-text.ts';
 import { useListEntryScroll } from './use-entry-scroll.ts';
@@ -143,10 +145,21 @@ export function usePagedList<E extends EndpointName>(
   // Unknown until the window list first says where it is (a deep link loads before it shows).
   const shown = useRef<{ from: number; to: number } | null>(null);
   const readingBack = useRef<AbortController | null>(null);
-  useEffect(() => () => readingBack.current?.abort(), []);
+  // A read-back that failed is tried again while the window stays, so that a reader at rest
+  // does not keep placeholders for as long as they do not scroll.
+  const readBackFailures = useRef(0);
+  const readBackRetry = useRef<number | undefined>(undefined);
+  useEffect(
+    () => () => {
+      readingBack.current?.abort();
+      window.clearTimeout(readBackRetry.current);
+    },
+    [],
+  );
   const tend = useCallback(
     function tendNow() {
       if (loop.current !== null || readingBack.current !== null) return;
+      window.clearTimeout(readBackRetry.current);
       // Unknown, no row is near the window: only the last rows loaded are kept.
       const started = shown.current;
       const { from, to } = started ?? { from: -Infinity, to: -Infinity };
@@ -156,6 +169,7 @@ export function usePagedList<E extends EndpointName>(
       letGoFarPages(queryClient, endpoint, id, from, to);
       const controller = new AbortController();
       readingBack.current = controller;
+      let retryAfterMs = 0;
       void readBackNearPages(
         queryClient,
         endpoint,
@@ -165,13 +179,31 @@ export function usePagedList<E extends EndpointName>(
         controller.signal,
         () => loop.current === null,
       )
-        .catch(() => undefined) // the rows stay placeholders; the next move of the window tries again
+        .then(
+          () => {
+            readBackFailures.current = 0;
+            retryAfterMs = 0;
+          },
+          (error: unknown) => {
+            readBackFailures.current++;
+            if (error instanceof ApiError && error.retryAfter !== null)
+              retryAfterMs = error.retryAfter * 1000;
+          },
+        )
         .finally(() => {
           if (readingBack.current !== controller) return;
           readingBack.current = null;
           // The window went on while these pages were read (a Home key's scroll, a fling): the
           // pages near where it is now, unless it is where it was.
           if (shown.current !== started) tendNow();
+          else if (readBackFailures.current > 0)
+            readBackRetry.current = window.setTimeout(
+              tendNow,
+              Math.max(
+                retryAfterMs,
+                backoffMs(readBackFailures.current, { firstMs: 500, maxMs: 8000 }),
+              ),
+            );
         });
     },
     [queryClient, endpoint, id],

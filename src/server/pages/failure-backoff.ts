@@ -1,3 +1,4 @@
+import { backoffMs } from '../../shared/backoff.ts';
 import { LRUCache } from 'lru-cache';
 
 // Per-page back-off: a page whose upstream call just failed is not asked for again at once.
@@ -124,9 +125,7 @@ export function createFailureBackoff<T>(options: FailureBackoffOptions = {}): Fa
       const previous = entries.peek(key);
       const streak = previous !== undefined && previous.forgetAtMs > at ? previous.failures : 0;
       const count = streak + 1;
-      // 2^(count-1) overflows nothing: the exponent stops growing once the cap is reached.
-      const base = Math.min(maxMs, initialMs * 2 ** Math.min(count - 1, 30));
-      const waitMs = Math.max(1, Math.round(base * (1 - jitter + 2 * jitter * random())));
+      const waitMs = backoffMs(count, { firstMs: initialMs, maxMs, jitter }, random);
       const entry: Entry<T> = {
         detail,
         failures: count,

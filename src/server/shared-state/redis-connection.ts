@@ -1,3 +1,4 @@
+import { backoffMs } from '../../shared/backoff.ts';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -47,7 +48,7 @@ export interface RedisConnection {
 }
 
 /** Reconnect soon at first, then every two seconds at most, for as long as it takes. */
-const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2000);
+const retryStrategy = (times: number) => backoffMs(times + 1, { firstMs: 50, maxMs: 2000 });
 
 export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
   const { url, commandTimeoutMs, logger, heartbeatMs = 1000 } = options;

@@ -1,3 +1,4 @@
+import { backoffMs } from '../../shared/backoff.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import {
@@ -154,7 +155,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     logger,
     deadlineMs = 10_000,
     retries = 2,
-    backoffMs = 100,
+    backoffMs: firstBackoffMs = 100,
     maxBodyBytes = 2 * 1024 * 1024,
     connections = 64,
     random = Math.random,
@@ -289,8 +290,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           return { ok: true, upstreamStatus: 200, body: last.body, page: last.page, attempts };
         }
         if (!last.retryable || retry === retries) break;
-        const backoff = backoffMs * 2 ** retry * (0.5 + random());
-        const delay = Math.max(backoff, last.retryAfterMs ?? 0);
+        const wait = backoffMs(
+          retry + 1,
+          { firstMs: firstBackoffMs, maxMs: Infinity, jitter: 0.5 },
+          random,
+        );
+        const delay = Math.max(wait, last.retryAfterMs ?? 0);
         if (Date.now() + delay >= deadline) break; // no time left for another try
         logger.debug(
           {
