@@ -3,17 +3,11 @@ import { JOBS_PATH, jobRequestSchema, type JobRequest } from './jobs.ts';
 import type { ProblemCode } from './problem-codes.ts';
 
 // Where a synchronous whole-list answer that cannot be given now sends its reader: the job that
-// can do the same work (jobs.ts). A synchronous export answers a complete file or is refused
-// before its first byte (docs/jobs.md, "Synchronous exports and jobs"); a refusal that a job
-// would not meet (the window or the client's share spent, the list too long to hold before
-// answering, the walks' slots taken) carries the request that starts that job, as a member of
-// the problem document of its own (RFC 9457 §3.2):
-//
-//   { "code": "list_too_long", …, "job": { "method": "POST", "href": "/api/jobs",
-//     "body": { "list": "channel-videos", "id": "UC…", "kind": "export", "format": "csv" } } }
-//
-// The client sends `body` as JSON to `href` with `method`, as it is: the same request from the
-// same client gives the same job, so following a pointer twice starts one job.
+// does the same work (jobs.ts). A refusal that a job would not meet (the window or the client's
+// share spent, the list too long to hold, the walks' slots taken) carries, as a member `job` of
+// its problem document (RFC 9457 §3.2), the request that starts that job: the client sends
+// `body` as JSON to `href` with `method`, as it is. The same request from the same client gives
+// the same job, so following a pointer twice starts one job (docs/jobs.md).
 
 export const jobPointerSchema = z.object({
   method: z.literal('POST'),

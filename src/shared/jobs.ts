@@ -2,19 +2,12 @@ import { z } from 'zod';
 import { problemSchema } from './problem.ts';
 import { exportFormats, listKindSchema } from './whole-list.ts';
 
-// Whole-list work as jobs that outlive the request that asked for them: a summary, an export in
-// any format, or a load-all of any list, however long. A list of 300,000 videos takes 10,000
-// lookups, more than an hour's quota of the real service (upstream notes): its job walks the
-// list at the pace the quota allows, waits when the window is spent, goes on when it has room
-// again, and survives a restart, resuming from the last page read.
-//
-//   POST   /api/jobs            {list, id, kind, format?}  → 202, Location: /api/jobs/{job}
-//   GET    /api/jobs/{job}                                 → the job's state and progress
-//   DELETE /api/jobs/{job}                                 → cancelled
-//   GET    /api/jobs/{job}/result                          → the file, once done (ETag, Range)
-//
-// Asking twice for the same list, kind, format and client gives the same job. A job's ID is
-// unguessable (128 random bits): whoever holds its address may read it; nobody can list them.
+// Whole-list work as jobs that outlive the request that asked for them: a summary, an export or a
+// load-all of any list, however long, even one that costs more than a window's quota. A job walks
+// the list at the pace the quota allows, waits when the window is spent, and survives a restart,
+// resuming from the last page read. The routes are under JOBS_PATH (docs/jobs.md). Asking twice
+// for the same list, kind, format and client gives the same job. A job's ID is unguessable:
+// whoever holds its address may read it; nobody can list them.
 
 export const JOBS_PATH = '/api/jobs';
 

@@ -1,21 +1,12 @@
 import type { z } from 'zod';
 
 // A yes-or-no check compiled from a shared schema, with the same verdict as
-// `schema.safeParse(value).success`, for checking every page that arrives (spec §3) at less
-// cost: zod's parser builds a stripped copy of every object it checks and collects issues as
-// it goes, where this check only reads, and stops at the first field that fails. On a
-// 100-item playlist page that is ~30 µs against zod's ~60 µs in Node, ~0.07 ms against
-// ~0.15-0.23 ms in Chromium, and no copy of the page left for the garbage collector. When it
-// says no, ask zod why: its issues name the field. It compiles to plain closures, no
-// `new Function`, so it also runs under the app's CSP.
-//
-// It is built from the schemas' own definitions (`_zod.def`, zod 4's introspection for
-// libraries), so the page shapes stay defined once, in catalogue-schema.ts. Only the kinds of
-// schema those shapes use are understood: objects (unknown keys allowed, as zod strips them),
-// arrays, strings, finite numbers, nullable, optional, and the checks on them (length bounds,
-// safe integers, lower and upper bounds). Anything else throws when the check is compiled, at
-// start-up, so a change to the shapes can never silently loosen the check
-// (page-check.test.ts holds the two to the same verdicts).
+// `schema.safeParse(value).success`, for every page that arrives (spec §3) at less cost: it only
+// reads, stops at the first field that fails and leaves no copy behind. When it says no, ask zod
+// why. Plain closures, no `new Function`, so it also runs under the app's CSP. It is built from
+// the schemas' own definitions, so the shapes stay defined once (catalogue-schema.ts); a kind of
+// schema it does not know throws at start-up rather than loosening the check.
+// See docs/decisions/0001-compiled-page-check.md.
 
 export type Check = (value: unknown) => boolean;
 

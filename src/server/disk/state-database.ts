@@ -4,15 +4,12 @@ import { DatabaseSync } from 'node:sqlite';
 import { sqliteCode, SQLITE_CORRUPT, SQLITE_NOTADB } from './sqlite-errors.ts';
 
 // The files a process alone keeps in STATE_DIR (the hour's spending, the pages it fetched), each
-// an SQLite database through node:sqlite in WAL mode: a committed write survives the process
-// being killed (it is in the log, which the next open replays). A file that is damaged (SQLite
-// says corrupt or not a database, or its pages fail the check) is moved aside
-// (`<file>.broken-<time>`, with its log) and reported, and a fresh one is made in its place.
-// Any other failure (the file busy or locked by another connection, unwritable, the disk full)
-// says nothing about the file's bytes: it is left exactly where it is, and the explorer runs
-// on without it. Moving a live file aside would throw away an hour another process is still
-// counting in it. Either way a state file never stops the server, and never answers with what
-// it cannot read back.
+// an SQLite database in WAL mode, so a committed write survives the process being killed. A file
+// that is damaged (corrupt, not a database, or failing the check) is moved aside
+// (`<file>.broken-<time>`, with its log) and a fresh one made. Any other failure (busy, locked,
+// unwritable, disk full) says nothing about the bytes: the file is left where it is, since it may
+// be another process's live hour, and the explorer runs on without it. Either way a state file
+// never stops the server, and never answers with what it cannot read back.
 
 export interface StateLogger {
   warn(obj: object, msg?: string): void;

@@ -4,21 +4,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqliteCode, SQLITE_BUSY, SQLITE_LOCKED } from './sqlite-errors.ts';
 
-// One explorer per STATE_DIR. Its files are one process's hour and pages (quota-journal.ts,
-// disk-pages.ts): two processes on one folder would each count the hour alone and spend it
-// twice, and one meeting the other's lock while it opens a file could take a live file for a
-// broken one. So the first to start holds the folder, and a second is refused with the folder
-// and the holder's PID.
-//
-// The hold is an OS lock, not a file's existence: an SQLite file (`explorer.lock`, empty)
-// in an exclusive transaction kept open for the life of the process. The kernel lets go of it
-// when the process ends, however it ends (SIGKILL, a crash, the OOM killer), so there is no
-// stale lock to judge or take over, no PID that may have been reused by then to trust, and
-// taking it is one atomic step, so two processes starting at once cannot both get it. The
-// holder's PID is a note beside it (`explorer.pid`), written once the lock is held, read only to
-// name the holder in the refusal; a note left by a dead process holds nothing.
-//
-// Replicas sharing Redis keep nothing in STATE_DIR, and take no lock (start-explorer.ts).
+// One explorer per STATE_DIR: two processes on one folder would each count the hour alone and
+// spend it twice, and one could take the other's live file for a broken one. The first to start
+// holds the folder; a second is refused, named with the holder's PID. The hold is an OS lock, an
+// exclusive transaction on an empty SQLite file kept open for the process's life: the kernel
+// lets go however the process ends, so there is no stale lock or reused PID to judge, and taking
+// it is atomic. The PID beside it (`explorer.pid`) is only a note for the refusal. Replicas
+// sharing Redis keep nothing in STATE_DIR and take no lock (start-explorer.ts).
 
 export const LOCK_FILE = 'explorer.lock';
 export const PID_FILE = 'explorer.pid';

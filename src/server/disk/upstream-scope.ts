@@ -2,16 +2,12 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ServerConfig } from '../config.ts';
 
-// What STATE_DIR keeps is true of one upstream only. The hour's spending and an upstream 429's
-// pause belong to the account behind an API key (catalogue-api.md §2.1: credentials are issued per
-// account; §2.3: the hour is the account's, and a 429 holds the calls made with it), and a page belongs to the service that sent it. So every row the state
-// files hold is keyed by the upstream it came from: its base URL and a digest of its API key,
-// or the embedded catalogue (its credentials are made up each run; it is told apart by the
-// database it serves). State written for another upstream or another key is never read; it
-// stays under its own key, so switching back finds it again.
-//
-// The key is a digest of that identity, fixed-length hex: it can prefix a row's own key without
-// ambiguity, and it carries neither the API key nor anything from which it could be read back.
+// What STATE_DIR keeps is true of one upstream only: the hour's spending and a 429's pause
+// belong to the account behind an API key (spec §2.1, §2.3), and a page to the service that sent
+// it. So every row is keyed by its upstream: the base URL and API key, or, for the embedded
+// catalogue (whose credentials are made up each run), the database it serves. State of another
+// upstream or key is never read, but kept, so switching back finds it again. The key is a
+// fixed-length digest: it prefixes a row's key unambiguously and the API key cannot be read back.
 
 export type UpstreamIdentity = ServerConfig['upstream'];
 

@@ -13,19 +13,13 @@ import { SITE_NAME } from '../rendering/link-preview.ts';
 import type { FeedContent, FeedItem } from './feed-source.ts';
 import { htmlOfText, webUrl } from './feed-values.ts';
 
-// A list's feed written in each format (Atom and RSS by fast-xml-parser's builder, JSON Feed 1.1
-// by feedsmith), from one description of its content
-// (feed-source.ts). Every entry links to the video on the platform (its watch URL, in the
-// playlist at its position for a playlist's item) and to the explorer's view of it; its
-// thumbnail is an enclosure (RSS), an enclosure link (Atom) and an attachment (JSON Feed).
-//
-// Text comes from the upstream and may hold anything (markup, `]]>`, bidi controls): it is
-// passed as text and escaped by the builder. XML 1.0 cannot carry some control characters at
-// all, so the XML formats drop those characters, and only those (never the entry); JSON Feed
-// carries every character, escaped. RSS descriptions are HTML to readers, so their text is
-// written as HTML showing that text (feed-values.ts); Atom says `type="text"` and JSON Feed
-// has `content_text`. Every URL from the upstream (thumbnails, images, icons) goes out only as
-// an absolute http(s) URL, or not at all (feed-values.ts).
+// A list's feed in each format (Atom and RSS by fast-xml-parser's builder, JSON Feed by
+// feedsmith) from one description of its content (feed-source.ts). Every entry links to the
+// video on the platform and to the explorer's view of it. Text from the upstream may hold
+// anything, so it is always passed as text for the builder to escape: the XML formats drop only
+// the characters XML 1.0 cannot carry (never the entry), and RSS descriptions, which readers
+// treat as HTML, are HTML showing the text. A URL from the upstream goes out only as an absolute
+// http(s) URL, or not at all (feed-values.ts).
 
 /** Characters XML 1.0 forbids (§2.2), and half surrogate pairs. */
 const NOT_XML = /(?![\t\n\r\u007F-\u009F])\p{Cc}|[\uFFFE\uFFFF]/gu;

@@ -3,26 +3,12 @@ import type { PlaylistItem, PlaylistPage } from '../../shared/catalogue-schema.t
 import type { ProblemCode } from '../../shared/problem-codes.ts';
 
 // A playlist's tail: its last FEED_SIZE items, where the platform adds new ones (spec §3.1),
-// kept between polls so that a poll costs the first page alone. Which pages a poll reads again
-// is decided from the first page, the only one it reads anyway:
-// - unchanged (same `totalItems`, same items at the same positions) and read within
-//   TAIL_MAX_AGE_MS: the kept tail;
-// - grown, with the first page unchanged: from the last page known onwards, the kept items
-//   standing for the ones before it;
-// - the first page changed while the count did not, or grew (an item removed, moved or put in
-//   its place: positions may have shifted all the way down), or the tail is older than
-//   TAIL_MAX_AGE_MS: the pages holding the tail, read again from the first of them (a lookup
-//   or two), none of the kept items trusted;
-// - shrunk, never read, or a continuation the upstream no longer takes: the chain from the
-//   start.
-// What no first page can show: a list edited only at its end with its count unchanged (an item
-// replaced there, or two swapped). That is seen when the tail is read again for its age, so a
-// feed lags such an edit by TAIL_MAX_AGE_MS at most, for at most one or two lookups an hour.
-//
-// Pages come through the page source's cache: a tail page it still holds fresh may be older
-// than the first page just fetched. A tail read from such a page is not taken as matching the
-// new first page: it is read again at the next poll (free while cached), until its pages are no
-// older than the first page.
+// kept between polls so that a poll costs the first page alone. The first page decides what is
+// read again: unchanged and younger than TAIL_MAX_AGE_MS, nothing; grown with the same first
+// page, from the last page known on; changed or too old, the pages holding the tail; shrunk or
+// unknown, the chain from the start. An edit at the very end with the count unchanged shows in
+// no first page, so the tail's age bounds how long a feed lags it (docs/following.md). A tail
+// read from cached pages older than the new first page is read again at the next poll.
 
 /** Items a feed holds. */
 export const FEED_SIZE = 50;

@@ -1,15 +1,10 @@
 // Turns: clients share the server's one thread fairly, whatever their number of connections.
-// Node answers requests in the order their bytes arrive, so a client holding sixteen
-// connections gets sixteen requests answered for another client's one: even when each is cheap
-// (a kept render, ~0.2 ms), a second client asking once waits behind a whole round of them, and
-// a client flooding cheap requests slows everyone by as much as it asks. So each client has one
-// request started per turn of the event loop: the first of a turn starts at once; more from the
-// same client wait for the turns after, and waiting clients are served one request each, in the
-// order they began to wait, before the loop goes back to the sockets. Another client's request
-// therefore waits for at most one of the flooder's, and a client alone loses only the loop's own
-// few microseconds a request. A turn orders when a request starts; it holds nothing while the
-// request waits (for the upstream, say), and what a request may spend is each allowance's
-// business (quota/client-rate-limit.ts).
+// Node answers requests in the order their bytes arrive, so a client holding many connections
+// gets that many answers for another client's one, and a flood of cheap requests slows everyone.
+// So each client starts one request per turn of the event loop; more from it wait for later
+// turns, and waiting clients are served one each, in the order they began to wait. Another
+// client then waits for at most one of the flooder's requests. A turn orders only when a request
+// starts; what a request may spend is each allowance's business (quota/client-rate-limit.ts).
 
 export interface ClientTurns {
   /** Runs `start` at once if `client` has not started a request this turn, else in a later one. */

@@ -1,26 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-// Whether a request comes from a person reading a list, for chain warming
-// (warming/chain-warmer.ts: it spends quota on a guess about what someone will read next, so it
-// is done only for someone who is reading) and for how long a view waits for its first page
-// (routes/app-pages.ts: a person is shown the view at once; a crawler waits for the rows). What tells a person from a link preview, a crawler or a script is
-// what a browser alone sends: the Fetch Metadata headers (`Sec-Fetch-*`). A browser sets them
-// itself and a page's scripts cannot (they are forbidden header names), while link unfurlers
-// (Slack, Discord, X, Facebook, iMessage's server side), crawlers' HTTP clients and curl send
-// none. So:
-//
-// - an app view is a person when a browser navigates a tab to it (`Sec-Fetch-Mode: navigate`,
-//   `Sec-Fetch-Dest: document`; not a frame, whose embedding the app refuses anyway);
-// - a lookup is a person when the app's own scripts ask for it (`Sec-Fetch-Site: same-origin`,
-//   `Sec-Fetch-Dest: empty`): the page was opened in a browser and its code runs.
-//
-// Never a person: HEAD (a checker, not a reader); a speculative load (`Sec-Purpose` or
-// `Purpose: prefetch`, link prefetch and prerender: nobody has opened the page yet); a
-// user agent that names itself a bot, crawler, preview fetcher or audit tool (headless
-// browsers that crawl say so: Googlebot, Bingbot; Lighthouse audits a page, nobody reads it).
-// A browser too old to send Fetch Metadata (before 2023 for Safari) gets no warming, only the
-// chain as it was. A script that forges the headers gets what a person gets, within the
-// warming's share of the quota and one list per client (chain-warmer.ts).
+// Whether a request comes from a person reading a list: only then is a chain warmed
+// (warming/chain-warmer.ts) and a view shown before its first page (routes/app-pages.ts). A
+// person is told apart by what a browser alone sends, the Fetch Metadata headers, which a page's
+// scripts cannot set and unfurlers, crawlers and curl do not send: a view is a person's when a
+// tab navigates to it, a lookup when the app's own scripts ask. Never a person: anything but GET,
+// a prefetch or prerender, a user agent that names itself a bot, crawler, preview or audit tool.
+// See docs/decisions/0004-person-requests-by-fetch-metadata.md.
 
 export type PersonRequestKind = 'view' | 'lookup';
 

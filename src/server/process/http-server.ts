@@ -20,15 +20,13 @@ import {
 import { hostHeaderProblem } from '../http/host-header.ts';
 
 // The HTTP edge: the node:http server in front of the explorer's listener, with what node leaves
-// to its user.
-//
-// - Timeouts of our own. Node's defaults let headers trickle in for 60 s (checked every 30 s) and
-//   a body for 5 minutes, and never time out a socket that has gone quiet. Here each is set from
-//   the configuration, and the check runs often enough for the headers timeout to hold.
-// - An answer to everything. What node refuses before the app sees a request (a header section
-//   over its limit, bytes that are not HTTP, a request too slow, a bad Host) gets a problem
-//   document with the security headers, like every other answer (http/edge-problems.ts).
-// - A stop that resets no one. See `shutdown`.
+// to its user:
+// - timeouts of our own, from the configuration: node's defaults are lax with slow headers and
+//   bodies, and never time out a socket that has gone quiet;
+// - an answer to everything: what node refuses before the app sees a request (an oversized
+//   header section, bytes that are not HTTP, a slow request, a bad Host) gets a problem document
+//   with the security headers, like every other answer (http/edge-problems.ts);
+// - a stop that resets no one (`shutdown`).
 
 export interface HttpEdge {
   server: Server;

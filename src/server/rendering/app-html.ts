@@ -25,16 +25,11 @@ import { directionOf, type CatalogLocale } from '../../shared/locales.ts';
 
 // The HTML of an app URL: index.html with the link preview in <head>, the view rendered by the
 // app's server entry inside `#root`, the query cache it was rendered from in a JSON data block,
-// and modulepreload links for the view's code.
-//
-// Renders are kept, compactly (stored-render.ts), and under a key of only what changes them
-// (render-key.ts): the view, its ID, a deep link's item, whether the Whole list panel opens, the
-// language, and the link preview, which improves as the server learns more (a deep link's item,
-// a channel's name). A page's renders live as long as the cached page (keyed weakly by it, so a
-// newer copy renders anew, and charged to its entry); the others (home, not-found, a list whose
-// first page was not at hand yet) sit in a small LRU. A view of a failed first page is never
-// kept: it says what failed, and how long to wait, at the moment it is asked for, and the page
-// source's back-off already spares the upstream. Requests for a render on its way join it.
+// and modulepreload links for the view's code. Renders are kept compactly (stored-render.ts)
+// under a key of only what changes them (render-key.ts) and the link preview. A page's renders
+// live as long as its cached page (keyed weakly by it); the others sit in a small LRU. A view of
+// a failed first page is never kept: it says what failed and how long to wait at the moment it
+// is asked for. Requests for a render on its way join it.
 
 export interface AppShell {
   /** index.html as built, or as Vite's dev server transforms it for `url`. */

@@ -12,27 +12,12 @@ import type { ScreenClass } from '../../shared/app-render.ts';
 
 // What of an app URL the server's render depends on, so that every URL rendering alike shares
 // one render (app-html.ts) and one allowance token (routes/app-pages.ts): anything else in the
-// query (`utm_source`, a cache-buster, a typo) is left out of the render and of its key, and a
-// flood of such URLs costs one render. The page itself still answers at the URL it was asked
-// for; the app reads the real address when it hydrates.
-//
-// What the app's first view reads of its URL, found by reading every reader of the location in
-// src/app:
-// - the path: the route and its ID (shared/app-routes.ts), in one spelling: an ID spelt with
-//   percent-escapes, or a trailing slash, is the same view;
-// - a playlist's deep link, `index` else `v` (lib/deep-link.ts `readSeekTarget`): the item the
-//   view marks, or the progress it shows while the pages up to it load;
-// - on a list view, whether the Whole list panel opens (`q`, `sort`, `from`, `to`:
-//   shared/panel-params.ts). The server renders only the disclosure, open or shut, with a
-//   loading line; the panel with the choices themselves draws once hydrated
-//   (whole-list/whole-list-slot.tsx), so links naming different choices render alike;
-// - the platform's `/playlist?list=` and `/watch?v=&list=` forms, when they are not redirected
-//   (a bad `list`): the not-found view's message names the list and whether a video was given;
-// - an unknown path: the not-found view shows the path as it was asked for;
-// - the home page's `target`, the box's value submitted without scripts;
-// - not the language: the page's language is the document's (`<html lang>`), part of the key;
-// - not the screen: how many rows the server renders depends on whether the request came from a
-//   phone (http/screen-class.ts), and is part of the key.
+// query (`utm_source`, a cache-buster, a typo) is left out of the render and its key, so a flood
+// of such URLs costs one render; the app reads the real address when it hydrates. What is kept
+// comes from reading every reader of the location in src/app: the path in one spelling, a
+// playlist's deep link, whether the Whole list panel opens (not its choices, drawn once
+// hydrated), an embed's theme, and what the home and not-found views echo back. The language
+// and the screen class (http/screen-class.ts) are not read from the URL but are in the key.
 
 export interface RenderAddress {
   /** The render cache's key: equal for URLs the app renders alike. */

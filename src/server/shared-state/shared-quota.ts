@@ -14,39 +14,19 @@ import {
 import { luaScript } from './lua-script.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
-// The account's budget shared by every replica: one sliding window (an hour unless
-// CATALOGUE_QUOTA_WINDOW says otherwise: quota/quota-window.ts) for the whole deployment.
-// Each permit is decided by one script on the Redis server, which runs alone, so no
-// interleaving of replicas can let a call through that the budget cannot afford; the window is
-// a sorted set of the calls' times, read from the server's own clock (TIME), so replicas' clocks
-// do not matter. The set holds at most the budget's worth of members (10,000 by default).
-// An upstream 429 is written there too, and every replica's next permit sees the pause.
-//
-// For the times Redis cannot be asked, each replica holds a lease: a few calls reserved in the
-// window ahead of time (members with a score LEASE_LIFE_MS in the future), renewed every
-// minute while the link is up. A replica that loses Redis (every replica at once, or only this
-// one in a partition, or a command past its deadline) spends only its lease, and only for the
-// lease's life: those calls are already counted in the shared window, so the replicas still
-// reaching Redis cannot spend them too, and the future score keeps each of them counted for at
-// least a window after it was really made. However an outage divides the replicas, the
-// deployment never spends more than the budget. When the link returns the spent members are
-// moved to their true times and the lease is renewed and topped up. The leases together are
-// `outageShare` of the window's budget, held back from ordinary traffic (the stats say the budget less
-// them). A Redis that comes back empty (restarted without persistence, or a replica promoted
-// without the latest writes) is recognised by a key that names the window's life (`epoch`):
-// then each replica writes back every call it made in the last window, so the new window starts
-// from what was really spent.
-//
-// The window's length is a number in each script (scripts are registered per window length), so
-// budgets of different windows can share one connection. Jobs ask against the budget less the
-// readers' reserve with the same scripts, the budget argument lowered to the jobs' part, so the
-// check and the count stay one step on the server.
+// The account's budget shared by every replica: one sliding window (quota/quota-window.ts) for
+// the whole deployment. Each permit is one script on the Redis server, which runs alone, so no
+// interleaving of replicas lets through a call the budget cannot afford; times come from Redis's
+// own clock. For outages each replica holds a lease, calls counted ahead of time in the window,
+// which it alone may spend while cut off, so the deployment never spends more than the budget.
+// A Redis back empty is recognised by its `epoch` key and refilled with the calls really made.
+// See docs/decisions/0003-shared-quota-leases.md.
 
 /** How long a replica cut off from Redis may spend its lease after the lease was last renewed. */
 const LEASE_LIFE_MS = 20 * 60_000;
 /** How often a lease is renewed while the link is up. */
 const LEASE_RENEW_MS = 60_000;
-/** The most calls one replica's lease holds, whatever the budget (benchmarks set it to 10^8). */
+/** The most calls one replica's lease holds, whatever the budget. */
 const LEASE_MAX_CALLS = 1000;
 /** What a replica cut off from Redis with no lease left tells its callers to wait. */
 const OUTAGE_RETRY_SECONDS = 10;
@@ -91,14 +71,11 @@ function quotaScripts(windowMs: number) {
 
   /**
    * A replica's lease, settled, renewed and topped up in one step. KEYS: the window. ARGV: the
-   * budget, the lease's life in µs, the number of spent members s, the number of held members h,
-   * then s pairs (member, ms since it was spent), h held members, and new members to add as far as
-   * the budget allows. The spent members move to their true times (or are written there, should
-   * the window have lost them: they are calls made); the held ones, if all are
-   * still there, move to now + life (if any is missing the window was lost or trimmed, and the
-   * rest are dropped too, so that a lease is all counted or not at all); then new members are
-   * added at now + life while there is room, up to the ones given.
-   * Returns {1 if the held members were kept else 0, new members added}.
+   * budget, the lease's life in µs, s spent members, h held members, then s pairs (member, ms
+   * since it was spent), the h held members, and new members to add. Spent members move (or are
+   * written back) to their true times; held ones move to now + life only if all are still there,
+   * else all are dropped, so a lease is counted whole or not at all; new ones are added at
+   * now + life while the budget has room. Returns {1 if the held were kept else 0, added}.
    */
   const RENEW_LEASE = `
   ${NOW}

@@ -1,37 +1,11 @@
-// A circuit breaker in front of the upstream as a whole. Per-page back-off (failure-backoff.ts)
-// stops one failing page from being asked for over and over; when the upstream itself is down,
-// every page fails, and each new page would still cost a call (and, against a hanging upstream,
-// a full deadline). After `threshold` different pages have failed in a row with no answer in
-// between, the breaker opens: no upstream call at all for `openMs`. Then it lets exactly one
-// call through as a probe (half-open) and turns every other one away until the probe ends: an
-// answer closes it, a failure opens it again for twice as long (up to `maxOpenMs`).
-//
-// Refused credentials (a 401/403, spec §2.1) are a failure of every call at once: the
-// upstream is up, but no lookup can succeed until the key is accepted again, and each one
-// tried spends a call of the hour's quota on the same refusal. So one refusal opens the
-// breaker at once, for the reason `credentials` (callers turned away say so, with the time to
-// the next probe); its probes go as any other's, and only an answer that is not a refusal
-// closes it. And while this process has not yet seen the key accepted (since it started, or
-// since the last refusal), only one call at a time goes out, as a trial: calls arriving
-// meanwhile wait for its outcome instead of each spending a lookup on the same refusal (the
-// Following view asks for a hundred lists at once). Accepted: they all go. Refused: they are
-// all turned away. A trial that says nothing about the key (a 5xx, a timeout) lets them go as
-// they would have without it; one that never went out (no quota, a 429) hands the trial on to
-// the next of them. A caller waits `trialWaitMs` at most, then goes.
-//
-// Only real upstream calls are recorded, each with an outcome the caller classifies
-// (pages/admission.ts, `breakerOutcome`): a 5xx, a timeout, a network error or an unusable
-// body is a failure; a 401/403 is a refusal; a 200, and the upstream's definite answers about
-// the input (400, 404), show that it is up and the key accepted; a 429 says nothing about its
-// health (the quota guard holds calls for its Retry-After), nor does a call that never went
-// out, so both are neutral.
-//
-// Written here rather than with a resilience library's breaker (cockatiel's, for one): there,
-// callers that arrive while the probe is out wait for the probe instead of being turned away
-// (a trial of the key is waited for: there is no answer yet to give them; a probe's is known),
-// a call that never reached the upstream can only count as a success (which would close a
-// half-open breaker untested), and the time until the next probe, which Retry-After needs, is
-// not exposed.
+// A circuit breaker in front of the upstream as a whole. Per-page back-off spares one failing
+// page; when the upstream itself is down every page fails, and each new page would still cost a
+// call. After `threshold` different pages fail in a row the breaker opens for `openMs`, then lets
+// one probe through (half-open): an answer closes it, a failure reopens it for longer.
+// Refused credentials open it at once, and until the key is seen accepted only one call at a
+// time goes out as a trial, the others waiting for its outcome, so a refused key is not paid for
+// once per list. Outcomes are classified by the caller (pages/admission.ts, `breakerOutcome`).
+// Why not a library's breaker: see docs/decisions/0002-upstream-circuit-breaker.md.
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 /** `refused`: the upstream refused the credentials (401/403). */

@@ -19,19 +19,13 @@ import {
 } from './failure.ts';
 import type { Lookup } from './lookup.ts';
 
-// Calls the lookup service (spec §4, with the credentials of spec §2.1) for the explorer:
-// - an undici Pool keeps connections alive (about twice as fast as global fetch here);
-// - one deadline covers the whole call, retries included;
-// - at most `retries` retries, with jittered exponential backoff, for network errors and
-//   502/503/504 only, never for other statuses (upstream/failure.ts says which is which);
-// - every attempt asks the quota guard first (retries spend quota too);
-// - redirects are not followed, bodies are capped, and a 200 is parsed and checked against
-//   the shared schema before anyone sees it;
-// - the request is built from scratch: fixed base URL and path, the two allowlisted
-//   parameters, and our own headers. Nothing from the browser's request is forwarded.
-// The credentials appear in exactly one place below (the request headers) and in no log line.
-// "Spec §N" in the server's comments is a section of docs/catalogue-api.md, the interface the
-// catalogue implements.
+// Calls the lookup service (spec §4, credentials per spec §2.1): kept-alive connections through
+// an undici Pool (faster than global fetch); one deadline for the whole call, retries included;
+// jittered backoff retries for network errors and 502/503/504 only (failure.ts says which); the
+// quota guard asked before every attempt; no redirects, capped bodies, and a 200 checked against
+// the shared schema before anyone sees it. The request is built from scratch: nothing from the
+// browser's is forwarded, and the credentials appear only in its headers, never in a log line.
+// "Spec §N" in the server's comments is a section of docs/catalogue-api.md.
 
 /** A page of any endpoint, as the shared schemas parse it. */
 export type AnyPage = EndpointPage<EndpointName>;
@@ -80,7 +74,7 @@ export interface UpstreamClientOptions {
   deadlineMs?: number;
   /** 0, 1 or 2. */
   retries?: number;
-  /** First backoff; later ones double, each jittered by ×0.5-1.5. */
+  /** First backoff; later ones double, each jittered by up to half either way. */
   backoffMs?: number;
   maxBodyBytes?: number;
   connections?: number;

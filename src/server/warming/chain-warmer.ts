@@ -4,31 +4,13 @@ import type { PageSource } from '../pages/page-source.ts';
 import type { Lookup } from '../upstream/lookup.ts';
 
 // Warming a playlist's continuation chain behind a person who opened it. Continuations are
-// opaque (spec §2.6): page N+1 can only be asked for with page N's, so item 4,000 of a cold
-// playlist is 40 lookups in sequence, six seconds at the real service's latency. A reader
-// who drags the scrollbar there, or follows a link to it, waits for all of them. So while
-// someone reads a playlist, the warmer follows its chain to the end through the page source,
-// one page after another, and the pages are in the cache when the drag or the link comes.
-//
-// The warmer is a reader like any other: each page goes through the page source (cache, then
-// a request in flight, then admission, then one upstream call), so a reader asking for a page
-// the warmer is fetching merges into its call, and a page the reader has fetched is a hit for
-// the warmer. What it may spend is its own allowance, warming's share of the hour's quota
-// (warm-share.ts), and it gives way to people:
-//
-// - one chain per list, at most `lists` lists at once, and one list per client: a person
-//   reads one list at a time, so a client's new list ends the warming of its previous one
-//   when nobody else reads that;
-// - it waits while people's calls need the upstream's slots (`upstreamBusy`), and stops when
-//   the hour's quota has no room to spare (`quotaToSpare`) or its share is spent;
-// - it stops at the list's end, at a failure (the page's back-off and the breaker are
-//   people's business), at a chain that loops, and when nobody has read the list for `idleMs`.
-//
-// Who counts as a person (not a link preview, a crawler, a HEAD) is person-request.ts; the
-// requests that start and feed warming are picked out in warm-trigger.ts. With replicas, the
-// share is one window for all of them, and two replicas warming one list fetch each page once:
-// the second level's claim on a page makes the later one wait for the earlier one's fetch
-// (docs/replicas-and-redis.md).
+// opaque (spec §2.6), so a far item of a cold playlist is a long run of lookups in sequence; while
+// someone reads, the warmer follows the chain to the end, so a drag or a deep link meets pages
+// already fetched. It is a reader like any other, through the page source (merging with readers'
+// calls), spending only warming's share (warm-share.ts) and giving way to people: one list per
+// client, at most `lists` at once, waiting while people need the upstream, stopping at the end, a
+// failure, a loop, or `idleMs` unread. Who counts as a person: person-request.ts; what starts it:
+// warm-trigger.ts. See docs/explorer-server.md, "Warming a playlist's chain".
 
 export type WarmStop =
   /** The list's last page was read. */
