@@ -1,25 +1,21 @@
+import type { DatabaseSync } from 'node:sqlite';
 import type { Logger } from 'pino';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import type { ClientShares } from '../quota/client-shares.ts';
 import type { QuotaGuard } from '../quota/quota-guard.ts';
-import type { RedisConnection } from '../shared-state/redis-connection.ts';
-import { sharedJobStore } from '../shared-state/shared-jobs.ts';
 import { jobFiles } from './job-files.ts';
 import { createJobPacer } from './job-pacer.ts';
-import { JOB_RECORDS_SCHEMA, memoryJobRecords, sqliteJobRecords } from './job-records.ts';
+import { memoryJobRecords, sqliteJobRecords } from './job-records.ts';
 import { createJobService, type JobService } from './job-service.ts';
 import { localJobStore, type JobStore } from './job-store.ts';
 
-// The jobs of one explorer, built by the composition root: with replicas, in Redis, where any
-// replica answers about any job and takes over one whose runner died; else their records and
-// files in STATE_DIR (a restart takes them up again) or, with no STATE_DIR, in memory and a
-// temporary folder that the process removes when it stops.
-
-export const JOBS_FILE = 'explorer-jobs.sqlite';
+// The jobs of one explorer, built by the composition root over the store the deployment's
+// state gives it: the replicas' Redis, or this process's records and files (openLocalJobStore).
+// A process alone keeps them in STATE_DIR, where a restart takes them up again, or with no
+// STATE_DIR in memory and a temporary folder that is removed when the process stops.
 
 export interface BuiltJobs {
   service: JobService;
@@ -27,12 +23,34 @@ export interface BuiltJobs {
   close(): Promise<void>;
 }
 
-export function buildJobs(options: {
+/** This process's job store: its records in `db` (or memory), its files in STATE_DIR/jobs. */
+export function openLocalJobStore(options: {
   stateDir: string | null;
-  /** The replicas' Redis; when set, jobs live there and STATE_DIR is not used. */
-  redis: { connection: RedisConnection; keyPrefix: string } | null;
-  /** The upstream's key of the state files' rows (disk/upstream-scope.ts). */
+  /** STATE_DIR's database, when there is one to keep records in. */
+  db: DatabaseSync | null;
+  /** The upstream's key of the state file's rows (disk/upstream-scope.ts). */
   scope: string;
+}): JobStore {
+  const { stateDir, db } = options;
+  const temporary =
+    stateDir === null || db === null ? mkdtempSync(join(tmpdir(), 'explorer-jobs-')) : null;
+  const store = localJobStore(
+    db === null ? memoryJobRecords() : sqliteJobRecords(db, options.scope),
+    jobFiles(temporary ?? join(stateDir!, 'jobs')),
+  );
+  return {
+    ...store,
+    // The database is handed over: it closes with the store.
+    async close() {
+      await store.close();
+      db?.close();
+      if (temporary !== null) rmSync(temporary, { recursive: true, force: true });
+    },
+  };
+}
+
+export function buildJobs(options: {
+  store: JobStore;
   pageSource: Pick<PageSource, 'get'>;
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;
   shares: Pick<ClientShares, 'reserve' | 'room' | 'othersRoom' | 'perClient'>;
@@ -40,27 +58,9 @@ export function buildJobs(options: {
   atOnce: number;
   resultTtlMs: number;
   leaseMs: number;
-  logger: StateLogger & Pick<Logger, 'info'>;
+  logger: Pick<Logger, 'info' | 'warn'>;
 }): BuiltJobs {
-  const { stateDir, redis, logger } = options;
-  const db =
-    stateDir === null || redis !== null
-      ? null
-      : openStateDatabase(
-          join(stateDir, JOBS_FILE),
-          JOB_RECORDS_SCHEMA,
-          { name: 'the jobs file', without: 'jobs are kept in memory, for this process only' },
-          logger,
-        );
-  const temporary =
-    db === null && redis === null ? mkdtempSync(join(tmpdir(), 'explorer-jobs-')) : null;
-  const store =
-    redis !== null
-      ? sharedJobStore({ ...redis, scope: options.scope, resultTtlMs: options.resultTtlMs })
-      : localJobStore(
-          db === null ? memoryJobRecords() : sqliteJobRecords(db, options.scope),
-          jobFiles(temporary ?? join(stateDir!, 'jobs')),
-        );
+  const { store, logger } = options;
   let storeDown = false;
   const service = createJobService({
     pageSource: options.pageSource,
@@ -82,13 +82,5 @@ export function buildJobs(options: {
       setTimeout(() => (storeDown = false), 60_000).unref();
     },
   });
-  return {
-    service,
-    store,
-    async close() {
-      await service.stop();
-      db?.close();
-      if (temporary !== null) rmSync(temporary, { recursive: true, force: true });
-    },
-  };
+  return { service, store, close: () => service.stop() };
 }

@@ -23,7 +23,6 @@ import {
   meteredUpstream,
 } from '../observability/metered-parts.ts';
 import { createMetrics, type ExplorerMetrics } from '../observability/metrics.ts';
-import type { SharedState } from '../shared-state/shared-state.ts';
 import { createLocalState, type DeploymentState } from '../shared-state/deployment-state.ts';
 import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
@@ -31,7 +30,9 @@ import { openDiskPages, PAGES_FILE } from '../pages/disk-pages.ts';
 import { openQuotaJournal, QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
 import { lockStateDir, StateDirUnlockable, type StateDirLock } from '../disk/state-dir-lock.ts';
 import { upstreamScope } from '../disk/upstream-scope.ts';
-import { buildJobs } from '../jobs/build-jobs.ts';
+import { buildJobs, openLocalJobStore } from '../jobs/build-jobs.ts';
+import { JOB_RECORDS_SCHEMA, JOBS_FILE } from '../jobs/job-records.ts';
+import { openStateDatabase } from '../disk/state-database.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import {
   createRoundTrip,
@@ -164,6 +165,22 @@ async function assembleExplorer(
                   scope,
                   logger,
                 }),
+          jobStore: openLocalJobStore({
+            stateDir: config.stateDir,
+            db:
+              config.stateDir === null
+                ? null
+                : openStateDatabase(
+                    join(config.stateDir, JOBS_FILE),
+                    JOB_RECORDS_SCHEMA,
+                    {
+                      name: 'the jobs file',
+                      without: 'jobs are kept in memory, for this process only',
+                    },
+                    logger,
+                  ),
+            scope,
+          }),
         })
       : (await import('../shared-state/shared-state.ts')).createSharedState({
           config: config.redis,
@@ -174,6 +191,8 @@ async function assembleExplorer(
           // A claim outlives the claimant's upstream call (its deadline covers the retries).
           claimMs: config.upstreamTimeoutMs + 500,
           walksPerClient: WALKS_PER_CLIENT,
+          scope,
+          jobResultTtlMs: config.jobResultTtlSeconds * 1000,
           logger,
         });
   const { quota } = state;
@@ -323,12 +342,7 @@ async function assembleExplorer(
   // Jobs read through the metered source too, paced by the jobs' part of the window
   // (jobs/job-pacer.ts), and kept in STATE_DIR, where a restart takes them up again.
   const jobs = buildJobs({
-    stateDir: config.stateDir,
-    redis:
-      'connection' in state && config.redis !== null
-        ? { connection: (state as SharedState).connection, keyPrefix: config.redis.keyPrefix }
-        : null,
-    scope,
+    store: state.jobStore,
     pageSource,
     quota,
     shares,

@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import { NO_CARD_STORE, type CardStore } from '../cards/card-store.ts';
+import type { JobStore } from '../jobs/job-store.ts';
 import type { DiskPages } from '../pages/disk-pages.ts';
 import type { SecondLevel } from '../pages/second-level.ts';
 import { NO_SECOND_LEVEL } from '../pages/second-level.ts';
@@ -22,6 +23,8 @@ export interface DeploymentState {
   clientRateLimit: ClientRateLimit;
   secondLevel: SecondLevel;
   walkLeases: WalkLeases;
+  /** Where whole-list jobs are kept and leased. */
+  jobStore: JobStore;
   /**
    * A budget of its own beside the quota, over the quota's sliding window, held for the whole
    * deployment (e.g. the share of the quota that warming chains may spend): `name` tells it
@@ -50,6 +53,8 @@ export interface LocalStateSettings {
   journal?: QuotaJournal | null;
   /** Where the pages fetched are kept, to outlive the process; null: memory only. */
   pages?: DiskPages | null;
+  /** This process's jobs (jobs/build-jobs.ts openLocalJobStore). */
+  jobStore: JobStore;
 }
 
 /**
@@ -72,15 +77,16 @@ export function createLocalState(settings: LocalStateSettings): DeploymentState 
     clientRateLimit: createClientRateLimit(settings.clientRateLimit),
     secondLevel: settings.pages ?? NO_SECOND_LEVEL,
     walkLeases: LOCAL_WALK_LEASES,
+    jobStore: settings.jobStore,
     budget: (name, perWindow) => guard(name, perWindow),
     shareBreaker: () => ({ opened() {} }),
     down: () => undefined,
     settled: () => Promise.resolve(),
     registerMetrics() {},
-    close: () => {
+    close: async () => {
+      await settings.jobStore.close();
       journal?.close();
       settings.pages?.close();
-      return Promise.resolve();
     },
   };
 }

@@ -9,6 +9,7 @@ import { createSharedBreakerSignal, type SharedBreakerSignal } from './shared-br
 import { createSharedClientLimit } from './shared-client-limit.ts';
 import { createSharedCards } from './shared-cards.ts';
 import { createSharedPages, type SharedPages } from './shared-pages.ts';
+import { sharedJobStore } from './shared-jobs.ts';
 import { createSharedQuota, type SharedQuotaGuard } from './shared-quota.ts';
 import { createWalkLeases, type SharedWalkLeases } from './shared-walks.ts';
 
@@ -41,6 +42,9 @@ export function createSharedState(options: {
   claimMs: number;
   /** Whole-list walks one client may run at once, across the deployment. */
   walksPerClient: number;
+  /** The upstream's key (disk/upstream-scope.ts), and how long a finished job is kept. */
+  scope: string;
+  jobResultTtlMs: number;
   logger: Logger;
 }): SharedState {
   const { config, logger } = options;
@@ -95,6 +99,12 @@ export function createSharedState(options: {
     clientRateLimit,
     secondLevel: pages,
     walkLeases: walks,
+    jobStore: sharedJobStore({
+      connection,
+      keyPrefix: config.keyPrefix,
+      scope: options.scope,
+      resultTtlMs: options.jobResultTtlMs,
+    }),
     cards: createSharedCards({ connection, keyPrefix: config.keyPrefix }),
     budget(name, perWindow) {
       // The quota's own scripts over keys of their own: one window for every replica. A part
