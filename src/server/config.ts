@@ -183,7 +183,7 @@ export interface ServerConfig {
   jobsAtOnce: number;
   /** How long a finished job's result is kept, in seconds (JOB_RESULT_TTL; a day unless set). */
   jobResultTtlSeconds: number;
-  /** How long a runner's lease on a job lasts unless renewed, in seconds (JOB_LEASE; 15 s). */
+  /** How long a runner's lease on a job lasts unless renewed, in seconds (JOB_LEASE). */
   jobLeaseSeconds: number;
   /** Whole-list walks at once in this process; more wait in line. */
   walksAtOnce: number;

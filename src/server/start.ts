@@ -13,10 +13,9 @@ export const BUILT_SERVER = 'dist/.server/server/index.js';
 
 /**
  * The environment the server runs in, beside the caller's (which wins). glibc's malloc gives
- * each thread that allocates an arena of its own (up to eight per core), and memory freed in
- * one is not handed back while any of it is in use: libvips' threads (cards, thumbnails) and
- * Node's own left a loaded process 55 MiB larger at its peak, 458 MiB against 403 with two
- * arenas (bench memory). Elsewhere than glibc it is ignored.
+ * each allocating thread an arena of its own, and memory freed in one is not handed back while
+ * any of it is in use, so libvips' threads (cards, thumbnails) and Node's own left a loaded
+ * process markedly larger at its peak than with two arenas. Ignored elsewhere than glibc.
  */
 export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 

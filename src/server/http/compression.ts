@@ -5,8 +5,8 @@ import { weights } from './accept.ts';
 // Compression for the browser. Hono's compress middleware offers only gzip and deflate and
 // compresses every response anew; pages and static files are the same bytes many times over,
 // so the explorer compresses each once (node:zlib, on the thread pool) and keeps the result
-// beside the original. Brotli is preferred: on a 100-item playlist page it gives ~8.8 KB at
-// quality 4 against gzip's ~9.5 KB at level 6, in the same time.
+// beside the original. Brotli is preferred: at the qualities below it compresses a page smaller
+// than gzip does, in the same time.
 
 export type Encoding = 'br' | 'gzip';
 
@@ -20,9 +20,9 @@ const gzipAsync = promisify(gzip);
 const BROTLI_QUALITY = { dynamic: 4, kept: 5, static: constants.BROTLI_MAX_QUALITY } as const;
 
 /**
- * `dynamic`: pages, compressed while a browser waits (~1 ms for 80 KB).
+ * `dynamic`: pages, compressed while a browser waits, so quickly.
  * `kept`: a server render, compressed once and kept as its only copy (rendering/stored-render.ts):
- *   on a 300 KB playlist view, quality 5 gives 17 KB against quality 4's 21 KB for ~1 ms more.
+ *   a little more time buys a noticeably smaller copy that is kept for long.
  * `static`: built files, compressed once by the build, as small as possible.
  */
 export function compress(

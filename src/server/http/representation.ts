@@ -48,7 +48,7 @@ export function notModified(header: string | undefined, etag: string): boolean {
 /**
  * `representation.body` in `encoding`, compressed once and kept; `onEncoded` hears of each
  * copy made (a cache counts its bytes). A failed compression is forgotten, so it is tried again.
- * The copy is kept in a block of its own: zlib hands back a view on a 64 KB block (its output
+ * The copy is kept in a block of its own: zlib hands back a view on a larger block (its output
  * buffer, or the shared Buffer pool) that a kept view would hold whole.
  */
 export function encodeOnce(

@@ -25,7 +25,7 @@ export function decodeEntry(bytes: Buffer): PageCacheEntry | undefined {
       freshUntil: head.freshUntil,
       staleUntil: head.staleUntil,
       // A block of its own, never the reply's nor the shared pool's (Buffer.from takes small
-      // copies from 8 KB pool slabs, each kept alive whole by the cached page).
+      // copies from the pool's slabs, each of which the cached page would keep alive whole).
       body: rightSized(bytes.subarray(end + 1)),
       encoded: {},
       encodedBytes: 0,

@@ -1,23 +1,13 @@
 import { backoffMs } from '../../shared/backoff.ts';
 import { LRUCache } from 'lru-cache';
 
-// Per-page back-off: a page whose upstream call just failed is not asked for again at once.
-// Without it, every request for a failing page that is not in the cache spends quota on a call
-// that will very likely fail the same way (the sliding hour of spec §2.3 is shared by every
-// user). Each failure in a row doubles the wait, from `initialMs` up to `maxMs`, jittered so
-// that pages which failed together are not all asked for again in the same instant. Whoever
-// asks meanwhile gets what the last failure gave (page-source.ts decides: a stale copy, or the
-// same problem with a Retry-After), without an upstream call.
-//
-// The table is bounded: at most `maxEntries` pages, the one that failed longest ago dropped
-// first, and a page is forgotten once it has been quiet for `maxMs` after its wait ended (its
-// streak is over; the next failure starts again from `initialMs`).
-//
-// The count bound is an LRUCache's, in which only a failure makes a page recent (checking a
-// hold peeks). Forgetting is done here, not with the cache's `ttl`: lru-cache reads a start of 0
-// on the clock as "no TTL" (an injected clock may start there), keeps an entry until strictly
-// after its TTL while a streak ends exactly at `forgetAtMs`, and, short of a timer per entry,
-// counts expired entries until something touches them, while each failure here sweeps them.
+// Per-page back-off: a page whose upstream call just failed is not asked for again at once, so
+// requests for a failing page do not spend the shared quota (spec §2.3) on calls that will fail
+// the same way. The wait doubles with each failure in a row, from `initialMs` to `maxMs`,
+// jittered; meanwhile askers get what the last failure gave (page-source.ts decides). At most
+// `maxEntries` pages are held, and a page's streak is forgotten once it has been quiet for
+// `maxMs` after its wait. Forgetting is done here rather than by lru-cache's `ttl`, which reads a
+// clock at 0 as "no TTL", expires an instant later than a streak ends, and sweeps only lazily.
 
 export interface FailureBackoffOptions {
   /** The first wait after a failure. */

@@ -19,16 +19,12 @@ import type { RequestCoalescer } from './request-coalescer.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { SecondLevel, SecondLevelRead } from './second-level.ts';
 
-// Where every page comes from, for the API and for the first page shipped inside the HTML
-// alike: this process's cache first; then a request already in flight for the same page; then
-// the second level (other replicas' pages and fetches, when there are any); and only then, if
-// this request is admitted (admission.ts), one upstream call. When that call fails, a stale
-// copy is better than an error: the user keeps reading what they had, and the next request
-// tries the upstream again.
-//
-// One policy over ports: the second level and the client's allowance come from the composition
-// root, in memory for a lone process or through Redis for replicas, and nothing here knows
-// which.
+// Where every page comes from, for the API and for the first page inside the HTML alike: this
+// process's cache; then a request already in flight for it; then the second level (other
+// replicas', when there are any); and only then, if admitted (admission.ts), one upstream call.
+// When that call fails, a stale copy beats an error: the reader keeps what they had. The second
+// level and the client's allowance are ports from the composition root, in memory or in Redis;
+// nothing here knows which.
 
 export interface PageSourceOptions {
   upstream: Pick<UpstreamClient, 'fetchPage'>;
@@ -60,13 +56,11 @@ export interface PageSourceOptions {
 
 export interface GetOptions {
   /**
-   * Whether a page fetched for this request is kept, here and in the second level: true
-   * unless said. A job's walk of a long list says false: its pages, read once each, would push
-   * out of the caches what people read, and grow this process by the cache's size. Since
-   * nobody else could be given such a page, it is fetched without a claim in the second
-   * level, and without waiting on another replica's claim: a replica that died holding one
-   * (one that ran the job, asking its next page) would hold up the job's takeover for the
-   * claim's lifetime, and a live one costs at most a lookup asked twice.
+   * Whether a page fetched for this request is kept, here and in the second level: true unless
+   * said. A job's walk says false: its pages, read once, would push out what people read. Such a
+   * page is fetched without a claim in the second level and without waiting on another's: a
+   * replica that died holding one would hold up the job's takeover, and a live one costs at most
+   * a lookup asked twice.
    */
   keep?: boolean;
 }

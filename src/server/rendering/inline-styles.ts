@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 // The built app's stylesheet goes inside each page, not beside it: a `<link rel="stylesheet">`
-// holds the first paint until the file has arrived, one more round trip after the document (on
-// a phone's network, 150 ms or more), for 7 KB that compress with the page anyway. The page's
+// holds the first paint until the file has arrived, one more round trip after the document (long
+// on a phone's network), for a small file that compresses with the page anyway. The page's
 // CSP allows no inline style, so each inlined stylesheet is allowed by its hash (CSP Level 2
 // hash-source), which the page's own Content-Security-Policy header names.
 

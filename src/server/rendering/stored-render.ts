@@ -6,13 +6,12 @@ import type { Answer, HeaderRecord } from '../http/responses.ts';
 import { KEPT_COPY_BYTES, rightSized } from '../pages/memory-cost.ts';
 import { growBeside } from '../pages/response-cache.ts';
 
-// A server render as it is kept: its brotli copy alone. A rendered playlist view is ~300 KB of
-// HTML (a hundred rows' markup and the same hundred items again as the query cache the client
-// hydrates from) and compresses to ~17 KB: keeping the HTML and its compressed copies, as a page
-// is kept, cost ~350 KB a render, so the 64 MiB cache held fewer than 200 of them beside their
-// pages. Nearly every browser asks for brotli, which is sent as kept; a client that asks for
-// gzip gets a copy made once from it and kept beside it (charged to the same entry), and one
-// that asks for neither gets the HTML back from brotli (~0.6 ms on the thread pool), unkept.
+// A server render as it is kept: its brotli copy alone. A rendered list view's HTML is large
+// (every row's markup, and the same items again as the query cache the client hydrates from) and
+// compresses very well, so keeping the HTML and its copies, as a page is kept, would let the
+// cache hold far fewer renders. Nearly every browser asks for brotli, sent as kept; a gzip copy
+// is made once on demand and kept beside it (charged to the same entry); a client that asks for
+// neither gets the HTML back from brotli on the thread pool, unkept.
 
 const unbrotli = promisify(brotliDecompress);
 

@@ -90,7 +90,7 @@ function breadcrumbs(steps: Array<{ name: string; url: string }>): WithContext<B
 /**
  * The JSON-LD objects for `view`, URLs absolute on `origin`, listing its first `shown` items:
  * the rows the page itself shows (structured data describes what a reader sees), which also
- * keeps a phone's page, with 16 rows of a 100-item page, some 40 KB lighter.
+ * keeps a phone's page, showing fewer rows, lighter.
  */
 export function structuredData(view: StructuredView, origin: string, shown = Infinity): Graph {
   if (view.kind === 'playlist') {

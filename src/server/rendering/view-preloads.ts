@@ -9,7 +9,7 @@ import { VIEW_MODULES, viewsForPath } from '../../shared/app-routes.ts';
 // path (shared/app-routes.ts), so the HTML names its chunks: `<link rel="modulepreload">` for
 // the view and everything it imports, read from Vite's build manifest
 // (dist/.vite/manifest.json). They sit in an inert `<template>`, which the entry script moves
-// into the head once the page is painted: fetched before then, on a phone's network, ~100 KB of
+// into the head once the page is painted: fetched before then, on a phone's network, the view's
 // scripts would share the link with the document's images and push the first paint back.
 
 const manifestSchema = z.record(

@@ -23,25 +23,14 @@ import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import { logAnswer } from '../observability/request-log.ts';
 import type { PageSource } from '../pages/page-source.ts';
 
-// The app's pages: for every app URL, the view rendered on the server (app-html.ts), never
-// cached by the browser without asking. A view with a list waits for one thing only, its first
-// page, through the same cache, merging and quota as the API, and for a short while at most.
-// What the page answers says what the view shows:
-// - 200 with the rows, or with the view still loading when the upstream is slow (below);
-// - 404 with the not-found view for a path that is not the app's, a malformed ID, and a list
-//   the upstream says does not exist, as a crawler, a link unfurler or a script expects;
-// - the first page's own problem status (502, 503, 504, or 429 for a rate limit or the hour's
-//   quota; problem-codes.ts) with `Retry-After` when it is known, and the view showing that
-//   error with its Retry, when the upstream could not give the page: a monitor sees the
-//   failure, and a crawler neither indexes an empty page nor keeps asking.
-// The platform's own URL forms that name a playlist are redirected to the explorer's own path
-// for it, so that every list has one address (and one preview, and one kept render). So is the
-// home page's box when a browser submits it itself (no scripts yet, or none at all): 303 to
-// the view it names, or the home page again with the reason, as 400.
-//
-// Renders cost the server's CPU (7 to 21 ms for a list view), so, beyond the kept ones, which
-// are free, each client has an allowance of them (RENDER_RATE_LIMIT_*): a client past it gets
-// the view's kept render if there is one, else a 429 (client-rate-limit.ts, refusal-page.ts).
+// The app's pages: every app URL's view rendered on the server (app-html.ts), which a view with a
+// list renders after waiting a short while at most for its first page. The status says what the
+// view shows: 200 with the rows, or still loading when the upstream is slow; 404 for what does
+// not exist; or the first page's own problem status with `Retry-After`, so a monitor sees the
+// failure and a crawler neither indexes an empty page nor keeps asking. The platform's URL forms
+// and the home page's box submitted without scripts redirect to the explorer's own path, so a
+// list has one address. Renders cost the server's CPU, so beyond the kept ones each client has
+// an allowance (RENDER_RATE_LIMIT_*); past it, a kept render or a 429 (refusal-page.ts).
 
 export interface AppPageOptions {
   /** Null when something else serves the app. */
@@ -50,15 +39,14 @@ export interface AppPageOptions {
   /** Each client's allowance of renders (kept renders, and renders on their way, are free). */
   renderLimit: ClientRateLimit;
   trustProxy: boolean;
-  /** How long the HTML may wait for a list's first page (about a second). */
+  /** How long the HTML may wait for a list's first page. */
   initialPageWaitMs: number;
   /**
    * How long it waits when a person's browser navigates to the view (Fetch Metadata,
-   * http/person-request.ts): a person sees the view at once, loading, rather than a blank tab
-   * while the upstream answers (80-250 ms for the real service, for a page not cached yet); the
-   * app's own request for the page joins the server's fetch, and the rows show the moment it
-   * lands. Link previews, crawlers and monitors wait the whole `initialPageWaitMs`, and get the
-   * rows, or the failure's status.
+   * http/person-request.ts): a person sees the view at once, loading, rather than a blank tab while
+   * the upstream answers a page not cached yet; the app's own request for the page joins the
+   * server's fetch, and the rows show the moment it lands. Link previews, crawlers and monitors
+   * wait the whole `initialPageWaitMs`, and get the rows, or the failure's status.
    */
   firstPaintWaitMs: number;
   /**
@@ -134,12 +122,11 @@ export function appPages(options: AppPageOptions): Handler<AppEnv> {
       pageSource.get({ ...list, continuation: undefined }, client),
       waitFor(c),
     );
-    // Slow: no answer within the wait (a person's, or anyone's second). The view goes out
-    // loading, with 200, rather than waiting for the upstream's deadline (10 s of a blank tab)
-    // or calling the page failed: the fetch
-    // goes on, the app's own request for the page joins it (merged, at no quota), and the rows
-    // show the moment it lands. A failure that does come is then the app's to show, as for a
-    // later page. (The stale-copy path is the page source's: a cached copy is answered after
+    // Slow: no answer within the wait (a person's, or anyone's second). The view goes out loading,
+    // with 200, rather than a blank tab until the upstream's deadline or calling the page failed:
+    // the fetch goes on, the app's own request for the page joins it (merged, at no quota), and
+    // the rows show the moment it lands. A failure that does come is then the app's to show, as
+    // for a later page. (The stale-copy path is the page source's: a cached copy is answered after
     // STALE_AFTER_MS, within this wait.)
     if (answer === null) return { first: { kind: 'none' }, status: 200 };
     logAnswer(c.get('log'), answer);

@@ -111,16 +111,11 @@ export function namedLists(c: Context<AppEnv>): Array<{ list: FeedList; id: stri
 
 /**
  * `GET /feeds/updates?lists=…`: the feeds of many lists in one answer, for the Following view:
- * NDJSON, a line per list as soon as it is read (a list the server holds fresh comes at once,
- * one it must look up after its round trip), each with what it cost in upstream lookups, or
- * its problem (a 429 with its wait, which the view honours before asking for that list again).
- *
- * The lists are read in parallel; against a catalogue that refuses the explorer's key, they
- * still cost one lookup in all: the breaker lets one call out while the key has not been seen
- * accepted, the others wait for its answer, and once it is refused every list not held fresh
- * gets at once a line whose problem is `upstream_credentials_rejected` (502, with `retryAfter`:
- * when the explorer asks the catalogue again), with no lookup (upstream/breaker.ts). The answer
- * itself stays a 200 stream, so that the lists the server holds fresh still come.
+ * NDJSON, a line per list as soon as it is read, each with what it cost in upstream lookups or
+ * its problem (a 429 with its wait, which the view honours). The lists are read in parallel; a
+ * catalogue that refuses the explorer's key costs one lookup in all, since the breaker lets one
+ * trial call out and then answers every list not held fresh with `upstream_credentials_rejected`
+ * (upstream/breaker.ts). The answer stays a 200 stream, so lists held fresh still come.
  */
 export function feedUpdates({
   feedSource,

@@ -65,7 +65,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 30;
 /** How long the browser is told to wait when the upstream cannot be reached at all. */
 const UNREACHABLE_RETRY_AFTER_SECONDS = 5;
 
-/** The upstream's Retry-After, bounded to 1 s-1 h: a wait of 0 or of days is not taken as said. */
+/** The upstream's Retry-After, bounded: a wait of none or of days is not taken as said. */
 export function upstreamRetryAfter(
   value: string | string[] | undefined,
   now = Date.now(),

@@ -2,12 +2,10 @@ import type { UpstreamClient } from './client.ts';
 
 // How long the upstream takes to answer a lookup, as this process has seen it: the median of its
 // latest successful calls. A person's first view waits for its list's first page only when that
-// page can be expected within the wait (routes/app-pages.ts); against the real service (80-250 ms
-// a page) it cannot, and waiting would only hold back the first paint.
-//
-// Before the first calls there is a prior: what the upstream is known to be. The embedded
-// catalogue answers in its configured latency (none unless its fault switches add some); a remote
-// service in about the real one's typical round trip.
+// page can be expected within the wait (routes/app-pages.ts); against the real service it cannot,
+// and waiting would only hold back the first paint. Before the first calls there is a prior: the
+// embedded catalogue's configured latency (none unless its fault switches add some), or for a
+// remote service the real one's typical round trip.
 
 /** The real service's typical round trip for a page, until this process has timed its own. */
 export const REMOTE_ROUND_TRIP_PRIOR_MS = 150;
