@@ -4,15 +4,12 @@ import { PLAYLIST_PAGE_SIZE } from '../../shared/whole-list.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import { playlistDigest } from '../rendering/cached-pages.ts';
 
-// What reading a list's feed would cost now, worked out from what the server holds, without a
-// lookup (feed-source.ts does the reading; this follows the same steps on paper):
-// - a page the cache holds fresh is free, any other page is a lookup;
-// - a channel's feed is its first page of videos;
-// - a playlist's is its first page, then, for a playlist whose end is kept (playlist-tail.ts),
-//   nothing more or a page or two when it has grown or changed; for one never read, its chain
-//   from the start to its end: a lookup per hundred items, the chain's fresh pages free. Its
-//   length is on its first page: with that page fresh the cost is exact, without it the worst
-//   case is a full playlist's 5,000 items (spec §3.1).
+// What reading a list's feed would cost now, worked out from what the server holds without a
+// lookup (feed-source.ts does the reading; this follows its steps on paper). A page held fresh
+// is free, any other a lookup. A channel's feed is its first page; a playlist's is its first
+// page, then for a kept tail (playlist-tail.ts) nothing or a page or two, and for one never read
+// its whole chain. Its length is on its first page: with that page fresh the cost is exact,
+// without it the worst case is a full playlist (spec §3.1).
 
 /** A playlist holds at most 5,000 items (spec §3.1). */
 const MAX_PLAYLIST_PAGES = Math.ceil(5_000 / PLAYLIST_PAGE_SIZE);

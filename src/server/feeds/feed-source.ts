@@ -15,15 +15,12 @@ import {
 } from './playlist-tail.ts';
 import { publishedDate } from './published-date.ts';
 
-// What a list's feed holds, read through the page source (its cache, merging, quota and the
-// client's allowance, like every other read):
+// What a list's feed holds, read through the page source like every other read:
 // - a channel: its newest videos, the first page of its videos (newest first, spec §3.2);
-// - a playlist: its end, where the platform adds new items by default, the last FEED_SIZE
-//   items, the most recently added first. Not its first page, which for a playlist that grows
-//   holds its oldest items. The first read of a long playlist walks its chain once (a lookup
-//   per hundred items, cached pages free); after that the playlist's tail is kept here, and a
-//   poll costs the first page only while that page stays as it was (playlist-tail.ts says
-//   which pages a changed first page costs, and what no first page can show).
+// - a playlist: its end, where the platform adds new items, the last FEED_SIZE items, most
+//   recently added first (its first page holds its oldest). The first read of a long playlist
+//   walks its chain once; after that its tail is kept here, and a poll costs the first page only
+//   while that page stays as it was (playlist-tail.ts says what a changed one costs).
 
 /** Playlists whose tail is kept, and items whose first date is (least recently stored out). */
 export const MAX_TAILS = 1_000;

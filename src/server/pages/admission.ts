@@ -6,15 +6,13 @@ import { heldProblem } from '../upstream/failure.ts';
 import type { BackoffHold, FailureBackoff } from './failure-backoff.ts';
 import type { HeldFailure, PageAnswer, StoredPage } from './page-entry.ts';
 
-// Whether a request may call the upstream, and what each call teaches about it: a page that
-// just failed is held back (failure-backoff.ts); an upstream that has been failing as a whole,
-// or refusing the credentials, gets only its probe, and a key not yet seen accepted only one
-// call at a time (upstream/breaker.ts); a client over its allowance waits
-// (quota/client-rate-limit.ts: in memory, or shared through Redis). The breaker is asked before
-// the allowance, so that a request it turns away, or holds for the key's trial, spends nothing
-// of its client's allowance (a hundred followed lists refused at once would otherwise drain
-// it, and be told to slow down rather than why). A request turned away gets the page's stale
-// copy when there is one, else the problem, and spends no quota either way.
+// Whether a request may call the upstream, and what each call teaches about it: a page that just
+// failed is held back (failure-backoff.ts); a failing upstream or a refused key gets only its
+// probe or trial (upstream/breaker.ts); a client over its allowance waits
+// (quota/client-rate-limit.ts). The breaker is asked first, so a request it turns away spends
+// nothing of its client's allowance: many followed lists refused at once would otherwise drain it
+// and be told to slow down rather than why. A request turned away gets the page's stale copy when
+// there is one, else the problem, and spends no quota either way.
 
 /** The breaker's leave for one call; undefined without a breaker. */
 export type CallPass = Extract<BreakerPass, { ok: true }> | undefined;

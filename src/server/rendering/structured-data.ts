@@ -10,15 +10,12 @@ import { channelPath, playlistPath, type ChannelTab } from '../../shared/app-rou
 import { watchUrl } from '../../shared/platform-links.ts';
 import { largestThumbnail } from './cached-pages.ts';
 
-// Structured data for search engines: each list view's head carries JSON-LD (schema.org's
-// vocabulary) describing what its first page shows, an ItemList of the videos (or playlists) at
-// their positions and a BreadcrumbList from the channel to the list. The objects are typed with
-// schema-dts, schema.org's own vocabulary as TypeScript types, so a property or type that
-// schema.org does not define does not compile.
-//
-// Every string in it comes from the upstream, so the block is serialised such that no title can
-// end it: `<`, `>` and `&` are written as JSON escapes, which a JSON-LD reader decodes back to
-// the same text.
+// Structured data for search engines: each list view's head carries JSON-LD describing what its
+// first page shows, an ItemList of the videos (or playlists) at their positions and a
+// BreadcrumbList from the channel to the list. The objects are typed with schema-dts, so a
+// property or type that schema.org does not define does not compile. Every string comes from the
+// upstream, so `<`, `>` and `&` are written as JSON escapes: no title can end the block, and a
+// JSON-LD reader decodes them back to the same text.
 
 /** What a view's structured data is made of: its first page, as the link preview read it. */
 export type StructuredView =

@@ -3,14 +3,12 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 // The replica's link to Redis, where replicas share their quota, pages, merging, allowances and
-// failure state (shared-state/). Redis is a help, never a dependency: every part that uses it
-// has a way to go on without it, so this module's job is to say, cheaply and at once, whether
-// to try. It keeps two connections (commands, and a subscriber for the parts that listen), bounds
-// every command by a deadline, refuses commands outright while disconnected rather than
-// queueing them, and watches the link with a heartbeat: a Redis that is reachable but too slow
-// to answer a PING within the deadline counts as down, so requests stop paying the deadline
-// one by one. ioredis reconnects by itself; when the heartbeat answers again sharing resumes.
-// Each change of state is logged once.
+// failure state. Redis is a help, never a dependency: every part that uses it can go on without
+// it, so this module says, cheaply and at once, whether to try. It keeps two connections
+// (commands, and a subscriber), bounds every command by a deadline, refuses commands while
+// disconnected rather than queueing them, and counts a Redis too slow to answer its heartbeat as
+// down, so requests stop paying the deadline one by one. ioredis reconnects by itself; each
+// change of state is logged once.
 
 export type RedisState = 'connecting' | 'up' | 'down';
 
