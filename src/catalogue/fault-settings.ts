@@ -2,17 +2,13 @@ import { z } from 'zod';
 import { endpointNames, type EndpointName } from '../shared/endpoints.ts';
 import { createRandom } from './random.ts';
 
-// Fault switches (spec §5.3), off by default: they let tests and demos meet the failures a
-// real upstream has (latency, 500, 429, a cut-off body) on demand. Set at start-up from
-// CATALOGUE_FAULTS ("latency=200,500=0.1,429=0.05,malformed=0.02,retry-after=3"), or at run
-// time through PUT /__faults when fault control is enabled. `failNext` is the deterministic
-// one that browser tests use: the next `count` matching lookups fail.
-//
-// Latency is fixed (`latency=150`) or a range (`latency=80-250`), as the real service's is:
-// then each page waits a time drawn for it from the range, by a seeded generator keyed by the
-// page itself (its list and its place in the list), so that the same page waits the same time
-// on every run, from every client, through every catalogue process: two clients following one
-// chain meet the same waits, which is what the benchmarks compare (bench/latency-profiles.ts).
+// Fault switches (spec §5.3), off by default: they let tests and demos meet a real upstream's
+// failures (latency, 500, 429, a cut-off body) on demand. Set at start-up from CATALOGUE_FAULTS
+// ("latency=200,500=0.1,429=0.05,malformed=0.02,retry-after=3") or at run time through PUT
+// /__faults when enabled; `failNext`, for browser tests, fails the next `count` matching lookups.
+// A latency range (`latency=80-250`) draws each page's wait from a generator seeded by the page
+// itself, so a page waits the same on every run, from every client and catalogue process: two
+// clients following one chain meet the same waits, which the benchmarks rely on.
 
 const rate = z.number().min(0).max(1);
 

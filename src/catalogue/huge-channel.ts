@@ -15,19 +15,15 @@ import {
 import { description, videoTitle } from './demo-text.ts';
 import { createRandom, hashString, ID_ALPHABET, type Random } from './random.ts';
 
-// The demo's huge channel: 300,000 videos, newest first (spec §4.2), so that whole-list jobs
-// longer than an hour of quota can be tried with no internet. None of it is in the SQLite file
-// (300,000 rows would make the first start build for much longer and the file much bigger):
-// every video is made on demand from its index in the channel (0 is the newest), each from a
-// PRNG seeded by that index, so every machine and every request sees the same records, and a
-// page costs its 30 videos whatever its depth.
-//
-// Its continuations are the other channels' (spec §2.6, continuation.ts): a signed keyset of
-// the last video's (publishedAt, id). Publication times fall strictly with the index, so the
-// keyset maps back to an index by a binary search over the closed-form times: O(log n), with
-// the same meaning as the database's `(published_at, id) < (?, ?)` seek for any keyset.
+// The demo's huge channel, newest first (spec §4.2), so that whole-list jobs longer than an hour
+// of quota can be tried with no internet. None of it is in the SQLite file, which would make the
+// first start slow and the file big: each video is made on demand from a PRNG seeded by its index
+// (0 is the newest), so every machine and request sees the same records, and a page costs the
+// same whatever its depth. Its continuations are the other channels' signed keysets (spec §2.6,
+// continuation.ts); publication times fall strictly with the index, so a keyset maps back to an
+// index by binary search, meaning what the database's `(published_at, id) < (?, ?)` seek means.
 
-/** Seconds between two uploads, on average: 300,000 of them span about 14 years. */
+/** Seconds between two uploads, on average: the channel spans years, like a real one. */
 const SPACING = 1500;
 /** The newest video's age at DATA_EPOCH, before its jitter. */
 const NEWEST_AGE = 600;

@@ -5,16 +5,12 @@ import { pagesOptions } from './catalogue-queries.ts';
 import { nextContinuation } from './continuation-guard.ts';
 import { withItemsLetGo } from './let-go-page.ts';
 
-// Following a list's continuations past the pages it holds (spec §2.6), for a reader who
-// jumps far ahead or a link to item 5,000. Going through the infinite query's fetchNextPage
-// would cost every page a state update, a notification and a React render before the next
-// request leaves; here each page is asked for as soon as the previous one names it (before that
-// one is checked, which then overlaps the round trip), and the pages are written to the query
-// cache in batches (at most one write per `commitEveryMs`, and one at the end), so a long chain
-// renders a handful of times instead of once per page.
-//
-// A failed page is not retried here: the caller asks the query for it (fetchNextPage), which
-// owns the retry policy and the error state the list shows.
+// Following a list's continuations past the pages it holds (spec §2.6), for a reader who jumps
+// far ahead or a deep link. fetchNextPage would cost every page a state update and a render
+// before the next request leaves; here each page is asked for as soon as the previous one names
+// it (its check overlapping the round trip), and pages reach the query cache in batches, at most
+// one write per `commitEveryMs`, so a long chain renders a handful of times. A failed page is not
+// retried here: the caller asks the query for it, which owns the retry policy and error state.
 
 export type ChainOutcome =
   /** `enough` said so. */
@@ -39,10 +35,9 @@ export interface ChainOptions<E extends EndpointName> {
 
 /**
  * Each write re-renders the view at once (the query's store is read through
- * useSyncExternalStore, which React never defers): on a phone's CPU, 10-15 ms for a long list.
- * The next request leaves before that render, but the render still holds the main thread when
- * its answer comes. Four writes a second keep the progress moving; ten cost a 49-page chain
- * about a tenth more at 4× CPU (bench 7).
+ * useSyncExternalStore, which React never defers), and on a phone a long list's render is not
+ * cheap: the next request leaves before it, but the render still holds the main thread when the
+ * answer comes. This pace keeps the progress moving; writing more often slowed a long chain.
  */
 const COMMIT_EVERY_MS = 250;
 

@@ -28,23 +28,14 @@ import { SERVER_RENDERED_ROWS, screenClassKey, type ScreenClass } from '../../sh
 import { useTranslation } from '../i18n/use-translation.ts';
 import { KeysOverlay } from './keys-overlay.tsx';
 
-// A window-scrolled virtual list: however many items are loaded, the DOM holds only
-// the rows on screen plus a few either side. Rows have a fixed height, so positions are exact
-// and a restored or deep-linked position lands on the right row at once.
-//
-// Server-rendered and until hydrated, the list is the first rows in plain flow (at most
-// SERVER_RENDERED_ROWS for the screen the server rendered for, which its query cache says),
-// sized by CSS classes: readable with no script at all, and the same markup on the client,
-// whatever its screen, so hydration meets what the server sent. Then the virtualizer takes over where the
-// reader is (the window's own scroll position), keeping the DOM nodes of the rows it shows (same
-// keys: their positions) where they were, and of the rows holding the focus or the selection.
-//
-// A list taller than browsers can lay out is drawn shorter and scrolled to scale (list-scale.ts):
-// the virtualizer works in the whole list's offsets, the window in the drawn list's, and the rows
-// near the window are drawn where the window is.
-//
-// Rows are placed with `top`, not a transform: Chrome's layout-shift accounting sees a row that
-// goes from the flow to a transform as moved, even when it is drawn where it was.
+// A window-scrolled virtual list: the DOM holds only the rows on screen and a few either side.
+// Rows have a fixed height, so a restored or deep-linked position lands on the right row at once.
+// Until hydrated the list is its first rows in plain flow (SERVER_RENDERED_ROWS for the screen
+// the server rendered for), readable with no script and the same markup on the client, so
+// hydration meets what the server sent; then the virtualizer takes over where the reader is,
+// keeping the rows' DOM nodes. A list taller than browsers can lay out is drawn shorter and
+// scrolled to scale (list-scale.ts). Rows are placed with `top`, not a transform, which Chrome's
+// layout-shift accounting would count as a move.
 
 /** A row's fixed height below and from the `sm` breakpoint, and the same as classes. */
 export interface RowSize {

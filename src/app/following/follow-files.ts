@@ -5,19 +5,13 @@ import { readUserInput } from '../../shared/view-target.ts';
 import type { MessageId } from '../../shared/i18n/message-id.ts';
 import type { FollowedList } from './follow-store.ts';
 
-// Follow lists in and out of files. Out: OPML (every feed reader reads it; each list's Atom
-// feed and its view) and this explorer's JSON. In: those two, other feed readers' OPML, the
-// platform's subscriptions export (Takeout's `subscriptions.csv`, whose header is written in
-// the account's language, so it is known by its shape: a column of channel IDs) and NewPipe's
-// `subscriptions.json`.
-// - In a CSV or JSON file, every entry must name a playlist or channel: the first that does not
-//   refuses the file, with its line, and the follow list stays as it was (such a file is not
-//   what it seems).
-// - An OPML file is a feed reader's whole subscription list: its blogs and podcasts are skipped,
-//   counted and named, and the lists of this platform taken.
-// - One file adds at most MAX_IMPORT_LISTS lists; the rest are counted, not added.
-// Parsing runs in a worker (import-worker.ts), so a file of any size or shape never holds the
-// page; it is text to read, never code to run.
+// Follow lists in and out of files. Out: OPML (each list's Atom feed and view) and this
+// explorer's JSON. In: those two, other feed readers' OPML, Takeout's `subscriptions.csv` (known
+// by its shape, a column of channel IDs, as its header is in the account's language) and
+// NewPipe's `subscriptions.json`. A CSV or JSON entry that names no list refuses the whole file,
+// which is not what it seems; an OPML file's other feeds are skipped and named. At most
+// MAX_IMPORT_LISTS are added. Parsing runs in a worker (import-worker.ts), so no file holds the
+// page, and a file is text to read, never code to run.
 
 export type ImportedList = Pick<FollowedList, 'kind' | 'id' | 'title'>;
 
@@ -33,11 +27,11 @@ export interface ImportTaken {
 export type ImportResult =
   ImportTaken | { ok: false; reason: { id: MessageId; values?: Record<string, string | number> } };
 
-/** Larger than any real subscription list (NewPipe's of 5,000 channels is under 1 MB). */
+/** Larger than any real subscription list file. */
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 /**
- * Lists one file adds. The Following view is measured at 5,000 lists, and this browser's store
- * holds them in about 2 MB of its 5 (follow-store.test.ts).
+ * Lists one file adds: as many as the Following view is measured with, which this browser's
+ * store holds with room to spare (follow-store.test.ts).
  */
 export const MAX_IMPORT_LISTS = 5_000;
 /** Skipped entries named in the import's message. */

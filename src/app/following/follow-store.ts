@@ -4,15 +4,11 @@ import { browserStorage, writeText, type StorageFailure } from '../lib/local-sto
 import { digestsOf, encodePositions } from './seen-digest.ts';
 
 // The lists a reader follows, with no account: kept in this browser's localStorage, under a
-// version. Nothing the reader has is ever lost without a word:
-// - a write that storage refuses (full, disabled) is undone on the page and reported
-//   (`failure`), with what to do: export the list, free space;
-// - an entry this version cannot read is skipped, counted (`damaged`), and written back as it
-//   was with every later write, so one bad entry costs nothing else;
-// - a store written by a newer version of the explorer is shown as far as it can be read and
-//   never written over (`mode: 'newer'`); one that is not JSON at all is kept untouched until
-//   the reader chooses to start again, which keeps a copy (`mode: 'unreadable'`).
-// Each list remembers what the reader last saw of it, compactly (seen-digest.ts).
+// version. Nothing the reader has is lost without a word: a write storage refuses is undone and
+// reported (`failure`); an entry this version cannot read is counted (`damaged`) and written back
+// as it was; a store from a newer version is shown but never written over (`mode: 'newer'`); one
+// that is not JSON is kept untouched until the reader starts again, which keeps a copy
+// (`mode: 'unreadable'`). Each list remembers what the reader last saw of it (seen-digest.ts).
 
 export const FOLLOW_STORE_KEY = 'catalogue-explorer.following';
 /** Where an unreadable store is copied before the reader starts a new one. */

@@ -19,19 +19,12 @@ import {
   splitDigests,
 } from './seen-digest.ts';
 
-// What is new in each followed list, read from the lists' own feeds on this server, many in
-// one request (`/feeds/updates`): a channel's newest videos, a playlist's end (the last added
-// first). The server reads a list at most once per freshness window whoever asks, and a long
-// playlist's end without walking it again once it knows it (feeds/feed-source.ts); each line
-// says what that list cost.
-//
-// A refresh is paced by the server, and keeps everything it was given:
-// - a list the server says to wait for (a 429: this browser's allowance, the window's quota) is
-//   asked for again once the wait is over, with the others that had to wait;
-// - an answer cut short (the connection dropped, the server restarted) keeps the lists that
-//   arrived; only the missing ones are asked for again, after a back-off that doubles;
-// - a refused catalogue key (the server's, not this browser's) stops the whole refresh at the
-//   first sign of it: every other list would be refused the same way.
+// What is new in each followed list, read from the lists' own feeds on this server, many in one
+// request (`/feeds/updates`): a channel's newest videos, a playlist's end. Each line says what
+// that list cost. A refresh is paced by the server and keeps everything it was given: a list it
+// says to wait for (a 429) is asked for again once the wait is over; an answer cut short keeps
+// the lists that arrived and asks again for the rest after a doubling back-off; a refused
+// catalogue key (the server's) stops the whole refresh, since every list would be refused alike.
 
 export interface FeedEntry {
   videoId: string;

@@ -12,17 +12,12 @@ import { request } from '../api/api-client.ts';
 import { follows, keyOf, type FollowedList } from './follow-store.ts';
 import { compare, refreshAll, seenOf, type FeedEntry, type ListUpdate } from './list-updates.ts';
 
-// The Following view's reading of its lists: what it has read (each list's result), what a
-// refresh would cost and take, and how far one has come.
-// - Lists it has not read yet are read when they appear: on arrival, after an import, when
-//   another tab follows one (the store's `storage` event); lists read more than STALE_MS ago
-//   are read again when the page becomes visible again.
-// - Before spending, it asks the server what the lists would cost (free) and says so. A
-//   refresh that the browser's allowance pays at once starts by itself; a longer one (thousands
-//   of cold lists) waits for the reader's word, with its cost and time, while the lists the
-//   server holds fresh are read at once.
-// - While it runs: lists done, lookups spent, pauses and an estimate of the time left.
-// - A refused catalogue key stops it, said once.
+// The Following view's reading of its lists: each list's result, what a refresh would cost and
+// take, and how far one has come. Lists not yet read are read when they appear (on arrival, an
+// import, another tab's follow); lists older than STALE_MS when the page is shown again. Before
+// spending it asks the server what the lists would cost (free): a refresh the browser's allowance
+// pays at once starts by itself, a longer one waits for the reader's word, while lists the
+// server holds fresh are read at once. A refused catalogue key stops it, said once.
 
 export type Result =
   | { state: 'done'; update: ListUpdate; entries: FeedEntry[]; lookups: number; at: number }

@@ -25,11 +25,9 @@ export interface DeepLinkSeek {
 /**
  * Opens a playlist at the item a link names. Pages are chained (spec §2.6), so every page up
  * to the target is loaded first, each asked for as soon as the previous one arrives, without
- * waiting for a render in between (the list's loading loop, page-chain.ts): a deep link is
- * then about as fast as a plain loop over the continuations. Once the item is in, the window
- * jumps to it (through `listRef`).
- *
- * No seek when `target` is null or the view returns to a remembered position instead.
+ * waiting for a render in between (page-chain.ts). Once the item is in, the window jumps to it
+ * (through `listRef`). No seek when `target` is null or the view returns to a remembered
+ * position instead.
  */
 export function useDeepLinkSeek(
   target: SeekTarget | null,

@@ -8,12 +8,9 @@ import { JOB_LIST_CHANGED, JOB_LIST_KEY } from './job-list-key.ts';
 // The jobs this browser started. The server keeps no list of jobs: a job's ID is its only
 // address, unguessable, and whoever holds it may read it (docs/jobs.md, "IDs"). So the browser
 // keeps its own, in localStorage, as the follow list is kept (following/follow-store.ts):
-// - a write that storage refuses (full, disabled) still changes the list for this page, and
-//   says why (`WriteOutcome`), so the panel can tell the reader the job will not be found again;
-// - an entry this version cannot read is skipped, and written back as it was with every later
-//   write; fields a newer version added are kept too;
-// - another tab's changes are read again (the `storage` event).
-// Each entry notes how the job ended once this browser has seen it end (`ended`), so pages
+// a write storage refuses still changes the list for this page and says why (`WriteOutcome`);
+// entries this version cannot read, and fields a newer one added, are written back as they were;
+// another tab's changes are read again. An entry notes once a job has ended (`ended`), so pages
 // poll only the unfinished ones, and whether the reader asked to be notified (`notify`).
 
 export const JOB_LIST_VERSION = 1;

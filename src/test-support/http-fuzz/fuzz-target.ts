@@ -16,15 +16,12 @@ import { createLogger } from '../../server/observability/logger.ts';
 import { startExplorerFixture, type ExplorerFixture } from '../explorer-fixture.ts';
 import type { TestUpstream } from '../test-upstream.ts';
 
-// What the HTTP boundary fuzzer talks to: the whole explorer as `npm start` serves it (the
-// HTTP edge of http-server.ts, the node listener of start-explorer.ts with its fast path for
-// cached pages, the app) on a loopback port, in front of the
-// embedded catalogue reached over HTTP through a proxy that counts every request, so a case
-// can tell whether it cost an upstream call.
-//
-// The built app is served from a copy of dist/ in a fresh temporary folder, with canary files
-// planted where a path traversal would find them: beside the copy, and as dotfiles inside it.
-// Their contents are random, so finding one in an answer can only mean it was served.
+// What the HTTP boundary fuzzer talks to: the whole explorer as `npm start` serves it (the edge
+// of http-server.ts, the listener of start-explorer.ts, the app) on a loopback port, in front of
+// the embedded catalogue behind a proxy that counts every request, so a case can tell whether it
+// cost an upstream call. The built app is served from a copy of dist/ in a temporary folder, with
+// canary files of random content planted where a path traversal would find them (beside the
+// copy, and as dotfiles inside it): finding one in an answer can only mean it was served.
 
 export interface FuzzTarget {
   /** The explorer's origin, e.g. http://127.0.0.1:41234. */

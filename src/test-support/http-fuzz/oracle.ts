@@ -125,20 +125,13 @@ export function expectationFor(request: WireRequest): Expectation {
 }
 
 // ——— whole lists ———
-//
-// GET /api/summary|walk-cost|walk/{list}/{id} and /api/export/{list}/{id}.{csv|json|txt}, as
-// docs/whole-lists.md and the shared contract (src/shared/whole-list.ts) define them:
-// `{list}` one of the three kinds (else 404 not_found), the ID of that kind's shape (else 400
-// invalid_id), an export's extension one of three (else 404 not_found) and no parameters at all
-// (else 400 unknown_parameter), a summary's only parameters `from` and `to` (else 400
-// unknown_parameter), each given once (else 400 repeated_parameter), a whole number from 1 with `from` no later than `to` (else 400
-// invalid_range). Only a request that passes all of them may start a walk, and so call upstream.
-//
-// Where the path or query could be read more than one way the verdict is `either`: a path
-// segment percent-decoded once or more (routers decode the path, then the parameter), a number
-// JavaScript reads leniently (`0x10`, `1e3`, ` 1`, `2.0`, `01`), one past the safe integers, a
-// repeated `from` or `to` (the contract does not say which one counts), a parameter with an
-// empty name. `either` allows the upstream call and demands nothing.
+// The summary, walk-cost, walk and export routes as docs/whole-lists.md and the shared contract
+// (src/shared/whole-list.ts) define them: a known list kind and export extension (else 404), an
+// ID of the kind's shape, only the parameters the route takes, each once, and a valid range
+// (else 400). Only a request that passes them all may start a walk, and so call upstream. Where
+// the input can be read more than one way (a segment decoded more than once, a number JavaScript
+// reads leniently, a repeated bound the contract leaves open, an empty name), the verdict is
+// `either`: it allows the upstream call and demands nothing.
 
 export type WholeListRoute = 'summary' | 'cost' | 'walk' | 'export';
 export type Verdict = 'valid' | 'either' | 'invalid';

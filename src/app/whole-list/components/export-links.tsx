@@ -14,15 +14,11 @@ import type { WholeListProps } from '../panel-props.ts';
 import { CARD, NOTE, QUIET, SUBHEADING } from './panel-styles.ts';
 
 // Downloads of the whole list: plain links to the server's exports, which read every page
-// themselves, so a file never waits for Load all. The CSV is meant for a spreadsheet, so it
-// comes with the byte order mark Excel needs to read it as UTF-8.
-// A list that states no length, or costs more than can be paid now, is offered as a job too
-// (docs/jobs.md): the server reads it at the quota's pace, for as long as that takes, and the
-// file waits for the reader. Beyond what can be paid now, only the job is offered: the
-// synchronous export would be refused.
-// A list of unknown length is read whole by the server before the file's first byte, and refused
-// with nothing sent when it cannot be (docs/jobs.md): its links fetch the file first, so that a
-// refusal is said here, with the job it points to, rather than as a failed download.
+// themselves, so a file never waits for Load all. The CSV carries the byte order mark Excel needs
+// to read it as UTF-8. A list of unknown length, or costing more than can be paid now, is offered
+// as a job too (docs/jobs.md); past what can be paid now, only the job, since the export would be
+// refused. A list of unknown length may be refused before its first byte, so its links fetch the
+// file first, to say a refusal here, with its job, rather than as a failed download.
 
 const EXPORTS: ReadonlyArray<{
   format: ExportFormat;
