@@ -43,7 +43,7 @@ const locale = documentLocale();
 const [messages] = await Promise.all([loadPageCatalog(), viewReady]);
 const i18n = setupI18n({ locale, messages: { [locale]: messages } });
 // What hydration would do first and at length goes in tasks of its own, so that no task of the
-// start-up keeps a reader's tap waiting for long (50 ms on a phone).
+// start-up keeps a reader's tap waiting for long on a phone.
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 await prepareNumberFormats(locale, nextTask);
 await nextTask();

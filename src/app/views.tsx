@@ -7,8 +7,8 @@ import { viewsForPath, type AppView } from '../shared/app-routes.ts';
 // it in the HTML (server/rendering/view-preloads.ts), so a deep link renders its rows in one pass.
 //
 // Not React.lazy: a lazy component suspends on its first render even when its module is
-// already loaded, and React then holds the revealed content back for up to 300 ms. A
-// promise that carries its own settled status is read by `use` without suspending.
+// already loaded, and React then throttles the reveal of the content it held back. A promise
+// that carries its own settled status is read by `use` without suspending.
 
 type TrackedPromise<T> = Promise<T> & {
   status?: 'pending' | 'fulfilled' | 'rejected';

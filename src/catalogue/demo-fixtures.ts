@@ -28,7 +28,7 @@ export const BIG_CHANNEL_VIDEOS = 10_000;
 export const BIG_CHANNEL_PLAYLISTS = 250;
 export const SMALL_CHANNEL_VIDEOS = 45;
 /**
- * 10,000 pages of 30 (spec §4.2): a whole-list job over it needs more lookups than an hour's
+ * Enough pages (spec §4.2) that a whole-list job over it needs more lookups than an hour's
  * quota, so it is made page by page from the video's index (huge-channel.ts), never stored.
  */
 export const HUGE_CHANNEL_VIDEOS = 300_000;

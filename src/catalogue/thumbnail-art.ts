@@ -13,7 +13,7 @@ export function thumbnailSvg(kind: ThumbnailKind, id: string, w: number, h: numb
   const hue2 = (hue + 40 + ((hash >>> 9) % 80)) % 360;
   const cx = ((hash >>> 3) % 60) + 20;
   const cy = ((hash >>> 11) % 50) + 25;
-  // The stripes keep the 4 px of the listed sizes and grow with the larger fixed names.
+  // The stripes keep the listed sizes' width and grow with the larger fixed names.
   const bar = Math.max(4, h / 47);
   const stack =
     kind === 'pl'

@@ -28,12 +28,11 @@ export const VIEW_PRELOADS_ELEMENT_ID = 'view-preloads';
 export type ScreenClass = 'narrow' | 'wide';
 
 /**
- * Rows of a list the server renders (the query cache still carries the whole first page): about
- * three tall screens' worth, enough for a reader who scrolls while the scripts arrive; on a
- * desktop 40 rows (4,400 px), on a phone 16 (1,400 px, two screens). Not the whole first page:
- * every row's markup is parsed, styled and laid out on the main thread, most of it after the
- * first paint, and then hydrated; on a phone forty rows cost about as much main-thread time as
- * the app's whole start, for rows nobody reaches before the app takes over.
+ * Rows of a list the server renders (the query cache still carries the whole first page): a few
+ * screens' worth, enough for a reader who scrolls while the scripts arrive, and fewer on a phone.
+ * Not the whole first page: every row's markup is parsed, styled, laid out and hydrated on the
+ * main thread, and on a phone a desktop's rows would cost as much as the app's whole start, for
+ * rows nobody reaches before the app takes over.
  */
 export const SERVER_RENDERED_ROWS: Readonly<Record<ScreenClass, number>> = {
   narrow: 16,

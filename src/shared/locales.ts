@@ -114,7 +114,8 @@ export function matchLocale(tag: string | null | undefined): AppLocale | undefin
 
 /**
  * The languages of an Accept-Language header, most wanted first (RFC 9110 §12.5.4): tags with
- * a weight of 0 and malformed entries are left out, and at most 20 entries are read.
+ * a weight of 0 and malformed entries are left out, and only the first entries are read, so a
+ * huge header costs no more than a normal one.
  */
 export function acceptedLanguages(header: string | null | undefined): string[] {
   if (!header) return [];

@@ -28,7 +28,7 @@ export function realPageSource(
     apiKey?: string;
     apiSecret?: string;
     cacheBytes?: number;
-    /** Hold failing pages back as the composition root does (1 s, doubling to 30 s). */
+    /** Hold failing pages back as the composition root does. */
     backoff?: boolean;
     retries?: number;
     deadlineMs?: number;

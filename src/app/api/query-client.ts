@@ -2,9 +2,9 @@ import { backoffMs } from '../../shared/backoff.ts';
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-error.ts';
 
-// Cache policy: going back to a view shows it at once from the cache, so pages stay
-// fresh for 10 minutes and are kept for 30. A stale infinite list refetches every page in
-// sequence, so focus and reconnect do not trigger refetches (the upstream quota is per hour).
+// Cache policy: going back to a view shows it at once from the cache, so pages stay fresh, and
+// are kept, for long. A stale infinite list refetches every page in sequence, so focus and
+// reconnect do not trigger refetches (the upstream quota is per hour).
 
 const STALE_TIME_MS = 10 * 60_000;
 

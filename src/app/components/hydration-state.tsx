@@ -6,7 +6,7 @@ import { HydratedContext } from '../hooks/use-hydrated.ts';
  * transition: what changes with it (lists handing their rows to the virtualizer, the layout
  * reading the window) is a redraw that React then does in slices, yielding to the reader, where
  * a store read with useSyncExternalStore would force one synchronous re-render of everything
- * that asked (on a phone, a task of over 100 ms right after hydration).
+ * that asked (on a phone, a long task right after hydration).
  */
 export function HydrationState({
   hydrating,

@@ -3,7 +3,7 @@ import type { Thumbnail } from '../../shared/catalogue-schema.ts';
 import { ThumbnailImage } from './thumbnail-image.tsx';
 
 /**
- * Rows a list can show on screen when it opens at its top (8 rows of the shortest kind fill a
+ * Rows a list can show on screen when it opens at its top (rows of the shortest kind filling a
  * tall window): their images load at once, found by the preload scanner in the server's HTML;
  * the others' wait until they come near the viewport.
  */
@@ -11,7 +11,7 @@ export const EAGER_ROWS = 8;
 
 /**
  * A row's title link; it stretches over the whole row, so the row is one click target. At least
- * 24 px tall, like every link in a row, so that a finger finds each (WCAG 2.2 target size). Its
+ * WCAG 2.2's minimum target size tall, like every link in a row, so that a finger finds each. Its
  * stretched box draws the focus ring round the row: a `:has()` rule on the row would instead make
  * every row the browser adds while scrolling pay for a style check against its links.
  */

@@ -4,8 +4,8 @@ import { keyOf, type FollowedList } from './follow-store.ts';
 import { ListCard } from './list-card.tsx';
 import type { Result } from './use-following-refresh.ts';
 
-// The followed lists, virtualized against the window's scroll like the list views: with 5,000
-// lists the DOM holds the cards on screen and a few either side, not 30,000 rows. Cards differ
+// The followed lists, virtualized against the window's scroll like the list views: however many
+// lists are followed, the DOM holds the cards on screen and a few either side. Cards differ
 // in height (new entries, a failure), so each is measured once drawn; an estimate places the
 // rest until then.
 

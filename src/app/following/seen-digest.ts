@@ -1,9 +1,8 @@
-// What a reader last saw of a followed list, kept small: a list's feed holds 50 videos, and a
-// reader may follow thousands of lists in a store of a few megabytes (localStorage). Each video
-// is kept as a 5-character digest of its ID (30 bits: two different videos of one feed are
-// taken for each other about once in ten million lists), and a playlist's positions as runs
-// (its feed is its end, so they are one run: [5000, 50] for positions 5000 down to 4951).
-// About 270 bytes a list instead of 2 KB; follow-store.test.ts measures it.
+// What a reader last saw of a followed list, kept small: a reader may follow thousands of lists
+// in localStorage's few megabytes. Each video is kept as a short digest of its ID (DIGEST_LENGTH
+// characters, enough that two videos of one feed are almost never taken for each other), and a
+// playlist's positions as runs: its feed is its end, so they are one run, [first, length] going
+// down. follow-store.test.ts measures what a list costs.
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 export const DIGEST_LENGTH = 5;
@@ -57,7 +56,7 @@ export function decodePositions(runs: readonly number[]): number[] {
     const first = runs[at]!;
     const length = runs[at + 1]!;
     const step = length < 0 ? -1 : 1;
-    // Bounded, whatever a damaged store says: a feed holds 50 items.
+    // Bounded, whatever a damaged store says: no feed holds that many items.
     for (let i = 0; i < Math.min(Math.abs(length), 1000); i++) positions.push(first + step * i);
   }
   return positions;

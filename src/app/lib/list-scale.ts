@@ -1,5 +1,5 @@
-// Scaled scrolling: a list taller than a browser can lay out (Chromium stops near 33.5 million
-// px, Firefox near 17.9 million) is drawn no taller than MAX_LIST_PX, and the window's position
+// Scaled scrolling: a list taller than a browser can lay out (each stops at a height of its own,
+// Firefox lowest) is drawn no taller than MAX_LIST_PX, and the window's position
 // over it maps to a position in the whole list. Offsets here are from the list's top edge:
 // "real" ones are where the window is over the drawn list, "virtual" ones where it would be over
 // the list at its full height (row × row height). Above the list nothing is scaled; over it, the
@@ -7,8 +7,8 @@
 // fraction of the list); below it (the footer), the offset is shifted by the height left out.
 
 /**
- * The tallest a list is drawn. Half of Firefox's limit, with room for what is above and below the
- * list, and far below Chromium's and WebKit's; rows of 96 px reach it at about 83,000 rows.
+ * The tallest a list is drawn: well under Firefox's limit, with room for what is above and below
+ * the list, and far below Chromium's and WebKit's.
  */
 export const MAX_LIST_PX = 8_000_000;
 

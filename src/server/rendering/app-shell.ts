@@ -22,9 +22,9 @@ const SERVER_ENTRY_FILE = 'entry-server.js';
 export interface BuiltShell extends AppShell {
   /**
    * One render before the first visitor's: a fresh process loads the app's server entry and
-   * compiles React's server code on its first render (a few hundred milliseconds), which would
-   * otherwise delay that visitor's first paint. Run once the server listens, in two tasks (the
-   * load, then the render) so that probes meanwhile are answered between them.
+   * compiles React's server code on its first render, which would otherwise delay that visitor's
+   * first paint. Run once the server listens, in two tasks (the load, then the render) so that
+   * probes meanwhile are answered between them.
    */
   warmUp(): Promise<void>;
 }

@@ -36,7 +36,7 @@ const absolute = (path: string, origin: string) => `${origin}${path}`;
 
 /**
  * The largest thumbnail's URL made absolute (the embedded catalogue's are root-relative), among
- * the http(s) ones; one only, since a page's hundred items would otherwise triple the block.
+ * the http(s) ones; one only, since a full page's items would otherwise swell the block.
  */
 function thumbnailUrl(thumbnails: readonly Thumbnail[], origin: string): string[] {
   const usable = thumbnails.flatMap((thumbnail) => {

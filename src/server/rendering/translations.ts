@@ -3,8 +3,8 @@ import { compileCatalog } from '../../shared/i18n/catalog-files.ts';
 import type { CatalogLocale } from '../../shared/locales.ts';
 
 // The server speaks every locale: each catalog is compiled once, on first use, and kept for the
-// process's life (a few hundred kilobytes for all of them). The app's server entry renders
-// with the same compiled catalog the browser's chunk holds, so its markup hydrates as is.
+// process's life, as all of them together are small. The app's server entry renders with the
+// same compiled catalog the browser's chunk holds, so its markup hydrates as is.
 
 export interface Translations {
   locale: CatalogLocale;

@@ -63,7 +63,7 @@ export interface Memory {
   etags: string[];
 }
 
-/** Past node's 16 KB header section, so that the edge's 431 is reached too. */
+/** Past node's limit on the header section, so that the edge's 431 is reached too. */
 export const MAX_TARGET_LENGTH = 24_000;
 const MAX_HEADER_VALUE_LENGTH = 2_000;
 const MEMORY_SIZE = 32;

@@ -475,7 +475,7 @@ const otherTarget = fc.oneof(
   ),
 );
 
-/** Request lines around node's 16 KB limit on the header section. */
+/** Request lines around node's limit on the header section. */
 const overlongTarget = fc
   .tuple(
     fc.constantFrom(

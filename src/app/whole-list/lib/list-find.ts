@@ -1,7 +1,6 @@
 // Find as you type across a whole list's titles (and, in a playlist, its channels' names). Each
 // item's text is lowercased once and kept with the item (a WeakMap: items are the cache's
-// own objects, shared across renders), so a keystroke costs one `includes` per item: about a
-// millisecond for 10,000 items.
+// own objects, shared across renders), so a keystroke costs one `includes` per item.
 
 export interface Findable {
   title: string;
