@@ -33,6 +33,3 @@ export type EndpointName = keyof typeof endpoints;
 export const endpointNames = Object.keys(endpoints) as EndpointName[];
 /** The page an endpoint answers with, as its schema parses it. */
 export type EndpointPage<E extends EndpointName> = z.infer<(typeof endpoints)[E]['pageSchema']>;
-
-/** Query parameters a lookup takes (§4); the explorer refuses any other (§5.6). */
-export const LOOKUP_PARAMETERS = ['id', 'continuation'] as const;

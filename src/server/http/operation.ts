@@ -1,24 +1,29 @@
 import type { Handler, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
 import type { ProblemCode } from '../../shared/problem-codes.ts';
 import type { AppEnv } from './app-env.ts';
 import { rawQueryOf, readQuery } from './query.ts';
 
 // What one operation of the HTTP API is, written once (routes/api-operations.ts): the router
 // registers it from this, the OpenAPI document describes it from this (openapi/), and a test
-// holds every answer a route gives to the statuses and codes it declares.
+// holds every answer a route gives to the statuses and codes it declares. Its parameters are
+// zod schemas: the query reader accepts the names they give, and the document lists them.
 
 type Json = Record<string, unknown>;
 
 export type OperationTag = 'Lookups' | 'Whole lists' | 'Explorer' | 'Operations' | 'Documentation';
 
-export interface ParameterSpec {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required: boolean;
-  description: string;
-  /** A JSON Schema (openapi/component-schemas.ts's `schemaRef` for a named one). */
-  schema: Json;
+/** The parameters in one part of a request, as zod reads them, each with what it is for. */
+export interface ParameterSet<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  schema: z.ZodObject<Shape>;
+  descriptions: Record<keyof Shape & string, string>;
 }
+
+/** `schema`'s parameters, described: the compiler asks for a description of each. */
+export const described = <Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  descriptions: Record<keyof Shape & string, string>,
+): ParameterSet<Shape> => ({ schema, descriptions });
 
 /** A successful answer of an operation. */
 export interface AnswerSpec {
@@ -45,7 +50,8 @@ export interface Operation<Deps> {
   summary: string;
   /** Who may call it: anyone, or bearers of the metrics token. */
   security: 'public' | 'metricsToken';
-  parameters: ParameterSpec[];
+  /** Its parameters: those of `path` must be the template's, and all are required. */
+  input: { path?: ParameterSet; query?: ParameterSet; header?: ParameterSet };
   /** The answers that are not problems, by status (a 304, a probe's 503 with its body). */
   answers: Record<string, AnswerSpec>;
   /** The problems it answers with; each has its code's status (shared/problem-codes.ts). */
@@ -60,10 +66,6 @@ export interface Operation<Deps> {
 export const ROUTER_PROBLEMS: readonly ProblemCode[] = ['method_not_allowed', 'internal_error'];
 
 const PARAMETER = /\{([^}]+)\}/g;
-
-/** The names of the query parameters an operation declares. */
-export const queryNames = (operation: Operation<unknown>) =>
-  operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
 
 /**
  * The operation's path as Hono matches it. A segment that is one parameter is a Hono
@@ -123,7 +125,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function operationInput(operation: Operation<unknown>): MiddlewareHandler<AppEnv> {
   const split = pathParameters(operation.path);
-  const names = queryNames(operation);
+  const names = Object.keys(operation.input.query?.schema.shape ?? {});
   return async (c, next) => {
     c.set('params', split(c.req.param() as Record<string, string>));
     c.set('query', readQuery(rawQueryOf(c.req.url), names));

@@ -43,6 +43,8 @@ describe('lookup validation: checked before any quota is spent', () => {
     ['playlist', '', 'missing_id'],
     ['playlist', 'id=', 'missing_id'],
     ['playlist', 'continuation=abc', 'missing_id'],
+    // Parameters are judged in the schema's order: a missing `id` before a bad continuation.
+    ['playlist', 'continuation=%ZZ', 'missing_id'],
     ['playlist', 'id=pl-lower-case-playlist', 'invalid_id'],
     ['channel-videos', `id=${PLAYLIST}`, 'invalid_id'],
     ['channel-playlists', 'id=UCshort', 'invalid_id'],
@@ -68,6 +70,18 @@ describe('lookup validation: checked before any quota is spent', () => {
       expect(lookupFromQuery(endpoint, query)).toMatchObject({ ok: false, code });
     });
   }
+
+  it('says which parameter is refused, and why', () => {
+    expect(lookupFromQuery('playlist', 'continuation=abc')).toMatchObject({
+      detail: 'The `id` parameter is required.',
+    });
+    expect(lookupFromQuery('playlist', 'id=PL%ZZ')).toMatchObject({
+      detail: 'The `id` parameter is not acceptable: not valid percent-encoding.',
+    });
+    expect(lookupFromQuery('channel-videos', `id=${PLAYLIST}`)).toMatchObject({
+      detail: 'The `id` parameter is not acceptable: not a channel ID.',
+    });
+  });
 
   it('accepts a continuation of exactly the size bound', () => {
     const longest = 'a'.repeat(CONTINUATION_MAX_LENGTH);

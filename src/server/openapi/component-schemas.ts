@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ParameterSet } from '../http/operation.ts';
 import {
   channelPlaylistSchema,
   channelPlaylistsPageSchema,
@@ -10,7 +11,7 @@ import {
   thumbnailSchema,
 } from '../../shared/catalogue-schema.ts';
 import { demoEntriesSchema, demoEntrySchema } from '../../shared/explorer-api.ts';
-import { oembedQuerySchema, oembedResponseSchema } from '../../shared/oembed.ts';
+import { oembedResponseSchema } from '../../shared/oembed.ts';
 import { channelIdSchema, continuationSchema, playlistIdSchema } from '../../shared/ids.ts';
 import { problemSchema } from '../../shared/problem.ts';
 import { jobRequestSchema, jobSchema } from '../../shared/jobs.ts';
@@ -21,7 +22,6 @@ import {
   listSummarySchema,
   notableItemSchema,
   quotaStateSchema,
-  rangeQuerySchema,
   walkCostSchema,
   walkEventSchema,
   walkProgressSchema,
@@ -118,11 +118,12 @@ const CONVERSION = {
   override: tolerateAddedFields,
 } as const;
 
+// A registry of our own: adding the shared schemas to it attaches no metadata to them.
+const registry = z.registry<{ id: string }>();
+for (const [id, schema] of Object.entries(NAMED_SCHEMAS)) registry.add(schema, { id });
+
 /** The `components.schemas` of the document. */
 export function componentSchemas(): Record<SchemaName, JsonSchema> {
-  // A registry of our own: adding the shared schemas to it attaches no metadata to them.
-  const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of Object.entries(NAMED_SCHEMAS)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, {
     ...CONVERSION,
     uri: (id) => `#/components/schemas/${id}`,
@@ -137,23 +138,25 @@ export function componentSchemas(): Record<SchemaName, JsonSchema> {
   return out;
 }
 
-const convert = (schema: z.ZodType) => {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, CONVERSION) as JsonSchema;
-  return json;
-};
-
-/** A parameter of the oEmbed query, as `oembedQuerySchema` reads it. */
-export function oembedParameterSchema(name: keyof typeof oembedQuerySchema.shape): JsonSchema {
-  const field = oembedQuerySchema.shape[name];
-  return convert(field instanceof z.ZodOptional ? field.unwrap() : field);
-}
-
-/** The summary's `from` and `to`: whole numbers from 1, as `rangeQuerySchema` reads them. */
-export function rangeParameterSchemas(): { from: JsonSchema; to: JsonSchema } {
-  return {
-    from: convert(rangeQuerySchema.shape.from.unwrap()),
-    to: convert(rangeQuerySchema.shape.to.unwrap()),
+/**
+ * The parameter objects of one part of a request, from its zod schema: a named schema becomes
+ * a reference to its component (zod puts those under `$defs`, which are the same schemas).
+ */
+export function parameterObjects(where: 'path' | 'query' | 'header', set: ParameterSet) {
+  const converted = JSON.stringify(
+    z.toJSONSchema(set.schema, { ...CONVERSION, metadata: registry }),
+  );
+  const object = JSON.parse(converted.replaceAll('"#/$defs/', '"#/components/schemas/')) as {
+    properties: Record<string, JsonSchema>;
+    required?: string[];
   };
+  return Object.entries(object.properties).map(([name, schema]) => ({
+    name,
+    in: where,
+    required: object.required?.includes(name) ?? false,
+    description: set.descriptions[name],
+    schema,
+  }));
 }
 
 /** A reference to one of the document's shared headers (openapi-document.ts). */

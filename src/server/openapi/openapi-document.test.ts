@@ -18,6 +18,7 @@ import {
   WHOLE_LIST_PATHS,
 } from '../../shared/whole-list.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { API_OPERATIONS } from '../routes/api-operations.ts';
 import { healthz, readyz } from '../routes/health.ts';
 import { healthSchema } from './component-schemas.ts';
 import { openApiDocument } from './openapi-document.ts';
@@ -100,6 +101,32 @@ describe('the document', () => {
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       expect(declared.sort()).toEqual(templated.sort());
     }
+  });
+
+  it('lists each operation’s parameters from its zod schemas, each described', () => {
+    for (const op of API_OPERATIONS) {
+      const listed = (document.paths[op.path]?.[op.method]?.parameters as Json[] | undefined) ?? [];
+      for (const where of ['path', 'query', 'header'] as const) {
+        const shape = op.input[where]?.schema.shape ?? {};
+        const inPart = listed.filter((p) => p.in === where);
+        expect(
+          inPart.map((p) => p.name),
+          `${op.id} ${where}`,
+        ).toEqual(Object.keys(shape));
+        for (const p of inPart) {
+          expect(p.required, `${op.id} ${String(p.name)}`).toBe(
+            !shape[p.name as string]?.safeParse(undefined).success,
+          );
+          expect(p.description, `${op.id} ${String(p.name)}`).toMatch(/\S/);
+        }
+      }
+    }
+    // A shared schema is its component, not a copy: the lookups' ID and continuation.
+    const playlist = document.paths[endpoints.playlist.path]?.get?.parameters as Json[];
+    expect(playlist.slice(0, 2).map((p) => p.schema)).toEqual([
+      component('PlaylistId'),
+      component('Continuation'),
+    ]);
   });
 
   it('resolves every reference inside itself', () => {

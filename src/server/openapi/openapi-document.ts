@@ -3,7 +3,7 @@ import { PROBLEM_CODES, statusOf, type ProblemCode } from '../../shared/problem-
 import { PROBLEM_CONTENT_TYPE } from '../../shared/problem.ts';
 import { ROUTER_PROBLEMS, type Operation } from '../http/operation.ts';
 import { API_OPERATIONS } from '../routes/api-operations.ts';
-import { componentSchemas, headerRef, schemaRef } from './component-schemas.ts';
+import { componentSchemas, headerRef, parameterObjects, schemaRef } from './component-schemas.ts';
 import { OPERATION_PROSE } from './operation-prose.ts';
 
 // The explorer's HTTP API as one OpenAPI 3.1 document, for scripts and tools. Every path, its
@@ -97,13 +97,17 @@ function problemAnswers(operation: Operation<unknown>): Record<string, Json> {
 
 function operationObject(operation: Operation<unknown>): Json {
   const description = OPERATION_PROSE[operation.id];
+  const parameters = (['path', 'query', 'header'] as const).flatMap((where) => {
+    const set = operation.input[where];
+    return set === undefined ? [] : parameterObjects(where, set);
+  });
   return {
     operationId: operation.id,
     tags: [operation.tag],
     summary: operation.summary,
     ...(description === undefined ? {} : { description }),
     security: operation.security === 'public' ? [] : [{ metricsToken: [] }],
-    ...(operation.parameters.length === 0 ? {} : { parameters: operation.parameters }),
+    ...(parameters.length === 0 ? {} : { parameters }),
     ...(operation.requestBody ? { requestBody: { required: true, ...operation.requestBody } } : {}),
     responses: {
       ...operation.answers,

@@ -22,7 +22,7 @@ const CUT_OFF =
 const LOOKUP = (playlist: boolean) =>
   [
     `Answers one page at a time: follow \`continuation\` until it is null.${playlist ? ' The first page (no continuation) also carries the playlist’s `info`, with its stated length.' : ''}`,
-    'The input is checked before any catalogue quota is spent; only `id` and `continuation` are accepted, each at most once. Pages are cached: a repeated request costs no quota, and identical requests in flight share one catalogue call.',
+    'The input is checked before any catalogue quota is spent; only the parameters listed are accepted, each at most once. Pages are cached: a repeated request costs no quota, and identical requests in flight share one catalogue call.',
     'When the catalogue fails and the explorer still holds an older copy of the page, that copy is answered with `X-Cache: stale` rather than the failure.',
   ].join('\n\n');
 
@@ -83,7 +83,6 @@ export const OPERATION_PROSE: Record<string, string> = {
       `- \`txt\` (${EXPORT_TYPES.txt}): one URL a line (a video’s watch page, a playlist’s page).`,
     ].join('\n'),
     `The CSV columns, by list (also in the CSV body’s \`x-columns\`):\n${csvColumns}`,
-    'An export takes no query parameters.',
     FIRST_PAGE,
     WALK_LIMITS,
     `An export answers a complete file or is refused before its first byte. A playlist’s is priced from its first page and its lookups reserved before it answers. A channel’s lists state no length: the explorer reads the whole list first, as far as the quota and this client’s share allow now, and answers 200 (with \`Content-Length\`) only once it has the list’s end. When the walk stops first (\`quota_exhausted\`, \`share_exhausted\`, with \`progress\`), or the list is longer than an export reads before it answers (${SPOOL_LIMITS.maxPages.toLocaleString('en')} pages or ${SPOOL_LIMITS.maxBytes / 2 ** 20} MiB of file), or reading it takes longer than an answer may wait for its first byte (two thirds of the idle timeout), the answer is a problem (\`list_too_long\` for the last two) with \`job\`: the job that exports the list at the pace the quota allows. The pages read stay in the explorer’s cache, so that job, or a later try, does not pay for them again.`,

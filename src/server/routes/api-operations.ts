@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { endpointNames, endpoints, type EndpointName } from '../../shared/endpoints.ts';
 import { DEMO_ENTRIES_PATH, type DemoEntry } from '../../shared/explorer-api.ts';
 import { CONTINUATION_MAX_LENGTH } from '../../shared/id-patterns.ts';
+import { channelIdSchema, playlistIdSchema } from '../../shared/ids.ts';
 import type { ProblemCode } from '../../shared/problem-codes.ts';
 import type { Handler } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
@@ -9,28 +11,25 @@ import {
   EXPORT_TYPES,
   exportFormats,
   ITEM_URL_FIELD,
+  listKindSchema,
+  rangeQuerySchema,
   WHOLE_LIST_PATHS,
 } from '../../shared/whole-list.ts';
-import type { AnswerSpec, Operation, ParameterSpec } from '../http/operation.ts';
+import { described, type AnswerSpec, type Operation } from '../http/operation.ts';
+import { LOOKUP_INPUT_PROBLEMS, LOOKUP_QUERY } from '../http/validate-lookup.ts';
 import type { ExplorerMetrics } from '../observability/metrics.ts';
-import {
-  headerRef,
-  oembedParameterSchema,
-  rangeParameterSchemas,
-  schemaRef,
-  type SchemaName,
-} from '../openapi/component-schemas.ts';
+import { headerRef, schemaRef, type SchemaName } from '../openapi/component-schemas.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import { demoEntries } from './demo-entries.ts';
 import { oembedRoute } from './oembed.ts';
 import type { ChannelTitles } from '../rendering/channel-titles.ts';
-import { OEMBED_PATH } from '../../shared/oembed.ts';
+import { OEMBED_PATH, oembedQuerySchema } from '../../shared/oembed.ts';
 import { healthz, readyz, type ReadinessSources } from './health.ts';
 import { lookup } from './lookups.ts';
 import { metricsRoute } from './metrics.ts';
 import { apiReference, openApiJson } from './openapi.ts';
 import { cancelJob, createJob, jobResult, readJob, type JobRouteOptions } from './jobs.ts';
-import { JOBS_PATH } from '../../shared/jobs.ts';
+import { JOB_ID_PATTERN, JOBS_PATH } from '../../shared/jobs.ts';
 import { JOB_POINTER_CODES } from '../../shared/job-pointer.ts';
 import {
   exportRoute,
@@ -40,8 +39,9 @@ import {
   type WholeListOptions,
 } from './whole-list.ts';
 
-// The explorer's HTTP API as one table: for each operation its path, parameters, handler, the
-// answers and problem codes it can give, and its summary. The router registers the table
+// The explorer's HTTP API as one table: for each operation its path, parameters (zod schemas,
+// the lookups' those they are checked with), handler, the answers and problem codes it can give,
+// and its summary. The router registers the table
 // (process/create-server-app.ts), the OpenAPI document is generated from it (openapi/), and the
 // tests hold every route's answers to what its row declares. The prose that explains each
 // operation to a reader is the document's (openapi/operation-prose.ts).
@@ -72,11 +72,6 @@ export interface ApiDeps extends ReadinessSources {
 // ---------------------------------------------------------------------------------------------
 // Parameters and answers several operations share
 
-const SCHEMA_OF_ID: Record<EndpointName, SchemaName> = {
-  playlist: 'PlaylistId',
-  'channel-videos': 'ChannelId',
-  'channel-playlists': 'ChannelId',
-};
 const PAGE_SCHEMA: Record<EndpointName, SchemaName> = {
   playlist: 'PlaylistPage',
   'channel-videos': 'ChannelVideosPage',
@@ -88,29 +83,18 @@ const EXPORTED_ITEM_SCHEMA: Record<EndpointName, SchemaName> = {
   'channel-playlists': 'ExportedChannelPlaylist',
 };
 
-const IF_NONE_MATCH: ParameterSpec = {
-  name: 'If-None-Match',
-  in: 'header',
-  required: false,
-  description: 'An ETag this client holds: 304 when the answer is unchanged.',
-  schema: { type: 'string' },
-};
+const IF_NONE_MATCH = described(z.object({ 'If-None-Match': z.string().optional() }), {
+  'If-None-Match': 'An ETag this client holds: 304 when the answer is unchanged.',
+});
 
-const LIST: ParameterSpec = {
-  name: 'list',
-  in: 'path',
-  required: true,
-  description:
-    'Which list: a playlist’s videos, a channel’s videos or a channel’s playlists. Any other is a 404.',
-  schema: schemaRef('ListKind'),
-};
-const LIST_ID: ParameterSpec = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The playlist’s ID for `playlist`, the channel’s ID for the other two lists.',
-  schema: { anyOf: [schemaRef('PlaylistId'), schemaRef('ChannelId')] },
-};
+/** A whole list's `{list}/{id}`. */
+const LIST = described(
+  z.object({ list: listKindSchema, id: z.union([playlistIdSchema, channelIdSchema]) }),
+  {
+    list: 'Which list: a playlist’s videos, a channel’s videos or a channel’s playlists. Any other is a 404.',
+    id: 'The playlist’s ID for `playlist`, the channel’s ID for the other two lists.',
+  },
+);
 
 const json = (schema: Json) => ({ 'application/json': { schema } });
 
@@ -201,23 +185,13 @@ function lookupOperation(name: EndpointName): Operation<ApiDeps> {
     tag: 'Lookups',
     summary: LOOKUP_SUMMARY[name],
     security: 'public',
-    parameters: [
-      {
-        name: 'id',
-        in: 'query',
-        required: true,
-        description: name === 'playlist' ? 'The playlist’s ID.' : 'The channel’s ID.',
-        schema: schemaRef(SCHEMA_OF_ID[name]),
-      },
-      {
-        name: 'continuation',
-        in: 'query',
-        required: false,
-        description: `The previous page’s \`continuation\`, byte for byte (at most ${CONTINUATION_MAX_LENGTH} characters). Percent-encode it: a \`+\` is read as itself, not as a space. Absent or empty: the first page.`,
-        schema: schemaRef('Continuation'),
-      },
-      IF_NONE_MATCH,
-    ],
+    input: {
+      query: described(LOOKUP_QUERY[name], {
+        id: name === 'playlist' ? 'The playlist’s ID.' : 'The channel’s ID.',
+        continuation: `The previous page’s \`continuation\`, byte for byte (at most ${CONTINUATION_MAX_LENGTH} characters). Percent-encode it: a \`+\` is read as itself, not as a space. Absent or empty: the first page.`,
+      }),
+      header: IF_NONE_MATCH,
+    },
     answers: {
       '200': {
         description: 'The page.',
@@ -227,11 +201,7 @@ function lookupOperation(name: EndpointName): Operation<ApiDeps> {
       '304': NOT_MODIFIED,
     },
     problems: [
-      'missing_id',
-      'invalid_id',
-      'invalid_continuation',
-      'repeated_parameter',
-      'unknown_parameter',
+      ...LOOKUP_INPUT_PROBLEMS,
       name === 'playlist' ? 'playlist_not_found' : 'channel_not_found',
       'not_found',
       'rate_limited',
@@ -244,13 +214,9 @@ function lookupOperation(name: EndpointName): Operation<ApiDeps> {
   };
 }
 
-const JOB: ParameterSpec = {
-  name: 'job',
-  in: 'path',
-  required: true,
-  description: 'The job’s ID, as its Location gave it: 22 characters, 128 random bits.',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' },
-};
+const JOB = described(z.object({ job: z.string().regex(JOB_ID_PATTERN) }), {
+  job: 'The job’s ID, as its Location gave it: 22 characters, 128 random bits.',
+});
 const JOB_LOCATION = {
   description: 'The job’s own address.',
   schema: { type: 'string' },
@@ -273,8 +239,6 @@ const wholeList =
           trustProxy: deps.trustProxy,
           jobs: deps.jobs !== undefined,
         });
-
-const range = rangeParameterSchemas();
 
 const exportContent = {
   [EXPORT_TYPES.csv]: {
@@ -310,25 +274,13 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'Totals over a whole list, or a range of it',
     security: 'public',
-    parameters: [
-      LIST,
-      LIST_ID,
-      {
-        name: 'from',
-        in: 'query',
-        required: false,
-        description: 'First position of the range, 1-based and inclusive.',
-        schema: range.from,
-      },
-      {
-        name: 'to',
-        in: 'query',
-        required: false,
-        description:
-          'Last position of the range, inclusive, not before `from`. Past the list’s end it is cut to the end (`range.clipped`).',
-        schema: range.to,
-      },
-    ],
+    input: {
+      path: LIST,
+      query: described(rangeQuerySchema, {
+        from: 'First position of the range, 1-based and inclusive.',
+        to: 'Last position of the range, inclusive, not before `from`. Past the list’s end it is cut to the end (`range.clipped`).',
+      }),
+    },
     answers: {
       '200': {
         description: 'The summary.',
@@ -354,7 +306,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'What reading a whole list would cost, before it starts',
     security: 'public',
-    parameters: [LIST, LIST_ID],
+    input: { path: LIST },
     answers: {
       '200': {
         description: 'The cost.',
@@ -372,7 +324,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'The whole list, page by page, as a stream of events',
     security: 'public',
-    parameters: [LIST, LIST_ID],
+    input: { path: LIST },
     answers: {
       '200': {
         description: 'The walk, one event a line.',
@@ -391,25 +343,15 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'The whole list as a file: CSV, JSON or plain text',
     security: 'public',
-    parameters: [
-      LIST,
-      LIST_ID,
-      {
-        name: 'format',
-        in: 'path',
-        required: true,
-        description: 'The file’s extension, which chooses its format; any other is a 404.',
-        schema: { type: 'string', enum: [...exportFormats] },
-      },
-      {
-        name: 'bom',
-        in: 'query',
-        required: false,
-        description:
-          "CSV only: `1` starts the file with a UTF-8 byte order mark, which Excel needs to read it as UTF-8 (the app’s own CSV link asks for it). In every CSV export, text cells are quoted and a cell that begins with `=`, `+`, `-`, `@`, a tab, a carriage return, a line feed, their full-width forms or `'` gets a `'` before it, so that no spreadsheet runs it as a formula; to read the data back, take one leading `'` off each text cell.",
-        schema: { type: 'string', enum: ['0', '1'] },
-      },
-    ],
+    input: {
+      path: described(LIST.schema.extend({ format: z.enum(exportFormats) }), {
+        ...LIST.descriptions,
+        format: 'The file’s extension, which chooses its format; any other is a 404.',
+      }),
+      query: described(z.object({ bom: z.enum(['0', '1']).optional() }), {
+        bom: "CSV only: `1` starts the file with a UTF-8 byte order mark, which Excel needs to read it as UTF-8 (the app’s own CSV link asks for it). In every CSV export, text cells are quoted and a cell that begins with `=`, `+`, `-`, `@`, a tab, a carriage return, a line feed, their full-width forms or `'` gets a `'` before it, so that no spreadsheet runs it as a formula; to read the data back, take one leading `'` off each text cell.",
+      }),
+    },
     answers: {
       '200': {
         description: 'The export, as an attachment.',
@@ -420,6 +362,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     problems: [
       'invalid_id',
       'unknown_parameter',
+      'repeated_parameter',
       'invalid_request',
       'list_too_long',
       ...WALK_PROBLEMS,
@@ -435,7 +378,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Explorer',
     summary: 'What the home page offers to open',
     security: 'public',
-    parameters: [],
+    input: {},
     answers: { '200': { description: 'The entries.', content: json(schemaRef('DemoEntries')) } },
     problems: ['not_found'],
     handler: (deps) => demoEntries(deps.demoEntries),
@@ -447,37 +390,14 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Explorer',
     summary: 'The snippet that embeds a list on another site (oEmbed)',
     security: 'public',
-    parameters: [
-      {
-        name: 'url',
-        in: 'query',
-        required: true,
-        description:
-          'The URL of a list’s view on this explorer (a playlist, a channel’s videos or playlists).',
-        schema: oembedParameterSchema('url'),
-      },
-      {
-        name: 'format',
-        in: 'query',
-        required: false,
-        description: 'Only `json`; any other is a 501.',
-        schema: oembedParameterSchema('format'),
-      },
-      {
-        name: 'maxwidth',
-        in: 'query',
-        required: false,
-        description: 'The widest the embed may be, in CSS pixels.',
-        schema: oembedParameterSchema('maxwidth'),
-      },
-      {
-        name: 'maxheight',
-        in: 'query',
-        required: false,
-        description: 'The tallest the embed may be, in CSS pixels.',
-        schema: oembedParameterSchema('maxheight'),
-      },
-    ],
+    input: {
+      query: described(oembedQuerySchema, {
+        url: 'The URL of a list’s view on this explorer (a playlist, a channel’s videos or playlists).',
+        format: 'Only `json`; any other is a 501.',
+        maxwidth: 'The widest the embed may be, in CSS pixels.',
+        maxheight: 'The tallest the embed may be, in CSS pixels.',
+      }),
+    },
     answers: {
       '200': { description: 'A `rich` oEmbed response.', content: json(schemaRef('OEmbed')) },
     },
@@ -505,7 +425,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Operations',
     summary: 'Liveness: the process answers',
     security: 'public',
-    parameters: [],
+    input: {},
     answers: { '200': { description: 'Alive.', content: json(schemaRef('Health')) } },
     problems: [],
     handler: () => healthz,
@@ -517,7 +437,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Operations',
     summary: 'Readiness: whether this explorer should get traffic',
     security: 'public',
-    parameters: [],
+    input: {},
     answers: {
       '200': { description: 'Ready, or degraded but serving.', content: json(schemaRef('Health')) },
       '503': { description: 'Stopping, or degraded.', content: json(schemaRef('Health')) },
@@ -532,7 +452,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Operations',
     summary: 'Prometheus metrics, for bearers of the configured token',
     security: 'metricsToken',
-    parameters: [],
+    input: {},
     answers: {
       '200': {
         description: 'The metrics.',
@@ -550,7 +470,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Documentation',
     summary: 'This document',
     security: 'public',
-    parameters: [IF_NONE_MATCH],
+    input: { header: IF_NONE_MATCH },
     answers: {
       '200': {
         description: 'The document.',
@@ -569,7 +489,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Documentation',
     summary: 'This document as a page to read',
     security: 'public',
-    parameters: [IF_NONE_MATCH],
+    input: { header: IF_NONE_MATCH },
     answers: {
       '200': {
         description: 'An HTML page listing every operation.',
@@ -588,7 +508,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'Starts a job for a whole list (or finds the same one again)',
     security: 'public',
-    parameters: [],
+    input: {},
     requestBody: {
       description: 'The list, the work, and an export’s format.',
       content: json(schemaRef('JobRequest')),
@@ -615,7 +535,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'A job’s state, progress and estimate',
     security: 'public',
-    parameters: [JOB],
+    input: { path: JOB },
     answers: {
       '200': { description: 'The job.', headers: NOT_STORED, content: json(schemaRef('Job')) },
     },
@@ -629,7 +549,7 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'Cancels a job',
     security: 'public',
-    parameters: [JOB],
+    input: { path: JOB },
     answers: {
       '200': {
         description: 'The job, cancelled (or as it ended, if it had).',
@@ -647,17 +567,13 @@ export const API_OPERATIONS: readonly Operation<ApiDeps>[] = [
     tag: 'Whole lists',
     summary: 'A finished job’s result, whole or a byte range of it',
     security: 'public',
-    parameters: [
-      JOB,
-      IF_NONE_MATCH,
-      {
-        name: 'Range',
-        in: 'header',
-        required: false,
-        description: 'One byte range (`bytes=START-END`, `bytes=START-`, `bytes=-LAST`).',
-        schema: { type: 'string' },
-      },
-    ],
+    input: {
+      path: JOB,
+      header: described(IF_NONE_MATCH.schema.extend({ Range: z.string().optional() }), {
+        ...IF_NONE_MATCH.descriptions,
+        Range: 'One byte range (`bytes=START-END`, `bytes=START-`, `bytes=-LAST`).',
+      }),
+    },
     answers: {
       '200': {
         description: 'The result: the export’s file, the summary, or a load-all’s items as JSON.',
