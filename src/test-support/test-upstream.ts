@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PlaylistItem } from '../shared/catalogue-schema.ts';
 
 // For tests and benchmarks only: a deliberately misbehaving lookup service, a real node:http
 // server on loopback, so the explorer meets faults over real HTTP rather than a mocked fetch.
@@ -144,6 +145,40 @@ export function pagesFrom(pageFor: (url: URL) => object | undefined): Behaviour 
       code,
     })(req, res);
   };
+}
+
+/**
+ * A playlist of "Lesson n" videos, 100 a page, chained by `from-<n>` continuations, whose length
+ * and items a test may change between lookups (`total()`, `edit`): its `answer` is for pagesFrom.
+ */
+export function lessonPlaylist(
+  id: string,
+  total: () => number,
+  edit: (item: PlaylistItem) => PlaylistItem = (item) => item,
+) {
+  const item = (index: number): PlaylistItem =>
+    edit({
+      index,
+      id: `vid${String(index).padStart(8, '0')}`,
+      title: `Lesson ${index}`,
+      thumbnails: [],
+      channelId: 'UCabcdefghijklmnopqrstuv',
+      channelTitle: 'A course',
+      viewsText: '1 view',
+      publishedText: '1 day ago',
+      duration: 60,
+    });
+  const pageAt = (from: number) => ({
+    items: Array.from({ length: Math.min(100, total() - from) }, (_, i) => item(from + i + 1)),
+    continuation: from + 100 < total() ? `from-${from + 100}` : null,
+  });
+  const firstPage = () => ({ info: { ...playlistInfo(id), totalItems: total() }, ...pageAt(0) });
+  const answer = (url: URL) => {
+    if (url.searchParams.get('id') !== id) return undefined;
+    const continuation = url.searchParams.get('continuation');
+    return continuation === null ? firstPage() : pageAt(Number(continuation.slice('from-'.length)));
+  };
+  return { pageAt, firstPage, answer };
 }
 
 /** Waits until `release()` before answering with `then`: holds a request in flight. */

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PlaylistItem } from '../../shared/catalogue-schema.ts';
 import { realPageSource, type RealPageSource } from '../../test-support/real-page-source.ts';
 import {
   json,
+  lessonPlaylist,
   pagesFrom,
-  playlistInfo,
   startTestUpstream,
   type TestUpstream,
 } from '../../test-support/test-upstream.ts';
@@ -27,37 +26,22 @@ let clock: number;
 let firstVideo: string;
 let lastTitle: string;
 
-const item = (index: number): PlaylistItem => ({
-  index,
-  id: index === 1 ? firstVideo : `vid${String(index).padStart(8, '0')}`,
-  title: index === TOTAL ? lastTitle : `Lesson ${index}`,
-  thumbnails: [],
-  channelId: 'UCabcdefghijklmnopqrstuv',
-  channelTitle: 'A course',
-  viewsText: '1 view',
-  publishedText: '1 day ago',
-  duration: 60,
-});
-
-const pageAt = (from: number) => ({
-  items: Array.from({ length: Math.min(100, TOTAL - from) }, (_, i) => item(from + i + 1)),
-  continuation: from + 100 < TOTAL ? `from-${from + 100}` : null,
-});
+const playlist = lessonPlaylist(
+  ID,
+  () => TOTAL,
+  (item) => ({
+    ...item,
+    id: item.index === 1 ? firstVideo : item.id,
+    title: item.index === TOTAL ? lastTitle : item.title,
+  }),
+);
 
 beforeEach(async () => {
   firstVideo = 'first000001';
   lastTitle = `Lesson ${TOTAL}`;
   clock = Date.now();
   upstream = await startTestUpstream();
-  upstream.setFallback(
-    pagesFrom((url) => {
-      if (url.searchParams.get('id') !== ID) return undefined;
-      const continuation = url.searchParams.get('continuation');
-      if (continuation === null)
-        return { info: { ...playlistInfo(ID), totalItems: TOTAL }, ...pageAt(0) };
-      return pageAt(Number(continuation.slice('from-'.length)));
-    }),
-  );
+  upstream.setFallback(pagesFrom(playlist.answer));
   source = realPageSource(upstream.url, { now: () => clock });
   feeds = createFeedSource({ pageSource: source.pageSource, now: () => clock });
 });
@@ -116,13 +100,8 @@ describe('a playlist’s kept tail', () => {
     const renewed = pagesFrom((url) => {
       if (url.searchParams.get('id') !== ID) return undefined;
       const continuation = url.searchParams.get('continuation');
-      if (continuation === null)
-        return {
-          info: { ...playlistInfo(ID), totalItems: TOTAL },
-          ...pageAt(0),
-          continuation: 'renewed-100',
-        };
-      return continuation === 'renewed-100' ? pageAt(100) : undefined;
+      if (continuation === null) return { ...playlist.firstPage(), continuation: 'renewed-100' };
+      return continuation === 'renewed-100' ? playlist.pageAt(100) : undefined;
     });
     const refused = json(400, {
       title: 'Bad Request',

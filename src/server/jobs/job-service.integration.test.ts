@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
 import type { Job } from '../../shared/jobs.ts';
 import type { ChannelVideo } from '../../shared/catalogue-schema.ts';
@@ -132,16 +132,16 @@ function processOn(
   };
 }
 
-async function until(service: JobService, id: string, done: (job: Job) => boolean, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const job = (await service.get(id))!;
-    if (done(job)) return job;
-    if (Date.now() > deadline)
-      throw new Error(`job still ${job.state}: ${JSON.stringify(job.progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The job once `done` says so, read as often as vi.waitFor asks. */
+const until = (service: JobService, id: string, done: (job: Job) => boolean, ms = 60_000) =>
+  vi.waitFor(
+    async () => {
+      const job = (await service.get(id))!;
+      if (!done(job)) throw new Error(`job still ${job.state}: ${JSON.stringify(job.progress)}`);
+      return job;
+    },
+    { timeout: ms, interval: 20 },
+  );
 
 const resultOf = (stateDir: string, job: Job) =>
   readFileSync(join(stateDir, 'jobs', `${job.id}.result`), 'utf8');

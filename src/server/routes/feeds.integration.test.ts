@@ -12,7 +12,7 @@ import {
   type ExplorerFixture,
   type ServedExplorer,
 } from '../../test-support/explorer-fixture.ts';
-import { json, pagesFrom, playlistInfo } from '../../test-support/test-upstream.ts';
+import { json, lessonPlaylist, pagesFrom, playlistInfo } from '../../test-support/test-upstream.ts';
 
 // Every list's feed over real sockets, read back by two independent feed libraries
 // (rss-parser for Atom and RSS, @extractus/feed-extractor for all three formats): each entry's
@@ -172,30 +172,12 @@ describe('polling', () => {
   it('a grown playlist: the new items lead the feed, read from the last page known onwards', async () => {
     const id = 'PLfeedGrowsAtItsEnd0000000000000';
     let total = 150;
-    const item = (index: number): PlaylistItem => ({
-      index,
-      id: `vid${String(index).padStart(8, '0')}`,
-      title: `Lesson ${index}`,
-      thumbnails: [],
-      channelId: 'UCabcdefghijklmnopqrstuv',
-      channelTitle: 'A course',
-      viewsText: '1 view',
-      publishedText: `${index} days ago`,
-      duration: 60,
-    });
-    const pageAt = (from: number) => ({
-      items: Array.from({ length: Math.min(100, total - from) }, (_, i) => item(from + i + 1)),
-      continuation: from + 100 < total ? `from-${from + 100}` : null,
-    });
-    fixture.upstream.setFallback(
-      pagesFrom((url) => {
-        if (url.searchParams.get('id') !== id) return undefined;
-        const continuation = url.searchParams.get('continuation');
-        if (continuation === null)
-          return { info: { ...playlistInfo(id), totalItems: total }, ...pageAt(0) };
-        return pageAt(Number(continuation.slice('from-'.length)));
-      }),
+    const playlist = lessonPlaylist(
+      id,
+      () => total,
+      (item) => ({ ...item, publishedText: `${item.index} days ago` }),
     );
+    fixture.upstream.setFallback(pagesFrom(playlist.answer));
     // No page cache: every poll asks the upstream, as when the freshness window has passed.
     const uncached = await fixture.serve({ CACHE_MAX_BYTES: '0' });
     try {
@@ -229,30 +211,16 @@ describe('polling', () => {
     // Item 1 and the last item can be swapped for others: the count stays 250.
     let firstVideo = 'first000001';
     let lastTitle = 'Lesson 250';
-    const item = (index: number): PlaylistItem => ({
-      index,
-      id: index === 1 ? firstVideo : `vid${String(index).padStart(8, '0')}`,
-      title: index === total ? lastTitle : `Lesson ${index}`,
-      thumbnails: [],
-      channelId: 'UCabcdefghijklmnopqrstuv',
-      channelTitle: 'A course',
-      viewsText: '1 view',
-      publishedText: '1 day ago',
-      duration: 60,
-    });
-    const pageAt = (from: number) => ({
-      items: Array.from({ length: Math.min(100, total - from) }, (_, i) => item(from + i + 1)),
-      continuation: from + 100 < total ? `from-${from + 100}` : null,
-    });
-    fixture.upstream.setFallback(
-      pagesFrom((url) => {
-        if (url.searchParams.get('id') !== id) return undefined;
-        const continuation = url.searchParams.get('continuation');
-        if (continuation === null)
-          return { info: { ...playlistInfo(id), totalItems: total }, ...pageAt(0) };
-        return pageAt(Number(continuation.slice('from-'.length)));
+    const playlist = lessonPlaylist(
+      id,
+      () => total,
+      (item) => ({
+        ...item,
+        id: item.index === 1 ? firstVideo : item.id,
+        title: item.index === total ? lastTitle : item.title,
       }),
     );
+    fixture.upstream.setFallback(pagesFrom(playlist.answer));
     const uncached = await fixture.serve({ CACHE_MAX_BYTES: '0' });
     try {
       const newest = async () =>

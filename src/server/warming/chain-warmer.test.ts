@@ -61,9 +61,8 @@ function setup(
 }
 
 /** Waits until the warmer's figures say `done` (every warming here ends on its own). */
-async function until(warmer: ChainWarmer, done: (stats: ChainWarmStats) => boolean) {
-  while (!done(warmer.stats())) await new Promise((resolve) => setTimeout(resolve, 1));
-}
+const until = (warmer: ChainWarmer, done: (stats: ChainWarmStats) => boolean) =>
+  expect.poll(() => done(warmer.stats()), { interval: 1, timeout: 15_000 }).toBe(true);
 
 const stops = (warmer: ChainWarmer) =>
   Object.values(warmer.stats().stopped).reduce((sum, n) => sum + n, 0);
