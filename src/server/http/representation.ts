@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto';
-import { KEPT_COPY_BYTES, rightSized } from '../pages/memory-cost.ts';
-import { growBeside } from '../pages/response-cache.ts';
+import { rightSized } from '../pages/memory-cost.ts';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
 import { respond, type Answer, type HeaderRecord } from './responses.ts';
 
@@ -60,14 +59,7 @@ export function encodeOnce(
   if (existing !== undefined) return existing;
   const pending = compress(representation.body, encoding).then(rightSized);
   representation.encoded[encoding] = pending;
-  void pending.then(
-    (copy) => {
-      // Kept beside a cached page (a server render of it): the page's entry carries the copy.
-      growBeside(representation, KEPT_COPY_BYTES + copy.length);
-      onEncoded?.(copy);
-    },
-    () => delete representation.encoded[encoding],
-  );
+  void pending.then(onEncoded, () => delete representation.encoded[encoding]);
   return pending;
 }
 

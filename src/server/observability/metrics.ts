@@ -21,7 +21,7 @@ export interface MetricsSources {
   /** The memory plan's total, said at start (process/memory-plan.ts). */
   memoryPlanMb?: number;
   quota: Pick<QuotaGuard, 'stats'>;
-  cache: Pick<ResponseCache<unknown>, 'stats'>;
+  cache: Pick<ResponseCache, 'stats'>;
   /** The upstream circuit breaker, when there is one. */
   breaker?: () => { state: 'closed' | 'open' | 'half-open' };
   /** Upstream calls in flight and waiting for a slot, when bounded. */
@@ -273,4 +273,4 @@ export function createMetrics(sources: MetricsSources): ExplorerMetrics {
   };
 }
 
-type CacheStats = ReturnType<ResponseCache<unknown>['stats']>;
+type CacheStats = ReturnType<ResponseCache['stats']>;

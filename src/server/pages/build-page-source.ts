@@ -2,7 +2,7 @@ import type { ClientRateLimit } from '../quota/client-rate-limit.ts';
 import type { UpstreamBreaker } from '../upstream/breaker.ts';
 import { createAdmission } from './admission.ts';
 import { createFailureBackoff } from './failure-backoff.ts';
-import type { HeldFailure, PageAnswer, PageCacheEntry } from './page-entry.ts';
+import type { HeldFailure, PageAnswer } from './page-entry.ts';
 import { createPageSource, type PageSource, type PageSourceOptions } from './page-source.ts';
 import { createRequestCoalescer } from './request-coalescer.ts';
 import { createResponseCache, type ResponseCache } from './response-cache.ts';
@@ -38,7 +38,7 @@ export interface PageSourceSettings extends Pick<
 export interface BuiltPageSource {
   pageSource: PageSource;
   /** The page cache, for the metrics and for tests that look inside it. */
-  cache: ResponseCache<PageCacheEntry>;
+  cache: ResponseCache;
 }
 
 export function buildPageSource(settings: PageSourceSettings): BuiltPageSource {
@@ -50,7 +50,7 @@ export function buildPageSource(settings: PageSourceSettings): BuiltPageSource {
     breaker,
     ...policy
   } = settings;
-  const cache = createResponseCache<PageCacheEntry>({ maxBytes: cacheMaxBytes });
+  const cache = createResponseCache({ maxBytes: cacheMaxBytes });
   const admission = createAdmission({
     clientRateLimit,
     breaker,

@@ -3,10 +3,12 @@ import { compress } from '../http/compression.ts';
 import { encodeOnce, etagOf } from '../http/representation.ts';
 import {
   bufferBytes,
+  ENTRY_BYTES,
+  entryCost,
   KEPT_COPY_BYTES,
   rightSized,
-  storedPageCost,
   stringBytes,
+  stringMapCost,
 } from './memory-cost.ts';
 
 describe('memory cost of cached entries', () => {
@@ -47,14 +49,37 @@ describe('memory cost of cached entries', () => {
     }
   });
 
-  it('counts a page as its record, body, validator and each compressed copy', () => {
+  it('counts an entry as the cache’s record and key, and a page’s record, body, validator, copies and what is kept beside it', () => {
     const body = rightSized(Buffer.from('{"items":[1,2,3]}'));
-    const page = { body, etag: etagOf(body), encoded: {}, encodedBytes: 0 };
-    const bare = storedPageCost(page);
-    expect(bare).toBeGreaterThan(body.length + stringBytes(page.etag) + 400);
+    const page = { kind: 'page' as const, body, etag: etagOf(body), freshUntil: 0, staleUntil: 0 };
+    const bare = entryCost('k', { ...page, encoded: {}, encodedBytes: 0 });
+    expect(bare).toBeGreaterThan(body.length + stringBytes(page.etag) + ENTRY_BYTES + 400);
     // Not the many times over that the body alone used to be: a few hundred bytes of records.
     expect(bare).toBeLessThan(body.length + 1000);
     const withCopy = { ...page, encoded: { br: Promise.resolve(body) }, encodedBytes: 10 };
-    expect(storedPageCost(withCopy)).toBe(bare + KEPT_COPY_BYTES + 10);
+    expect(entryCost('k', withCopy)).toBe(bare + KEPT_COPY_BYTES + 10);
+    expect(entryCost('k', { ...withCopy, besideBytes: 500 })).toBe(bare + KEPT_COPY_BYTES + 510);
+    expect(entryCost('k'.repeat(100), { ...page, encoded: {}, encodedBytes: 0 })).toBe(
+      bare + stringBytes('k'.repeat(100)) - stringBytes('k'),
+    );
+    const refusal = {
+      kind: 'refusal' as const,
+      status: 404 as const,
+      code: 'playlist_not_found' as const,
+      detail: 'No such playlist',
+      upstreamStatus: 404,
+      freshUntil: 0,
+    };
+    expect(entryCost('k', { ...refusal, detail: 'x'.repeat(1000) })).toBe(
+      entryCost('k', refusal) + stringBytes('x'.repeat(1000)) - stringBytes(refusal.detail),
+    );
+  });
+
+  it('counts a Map of strings as its record and each entry with its key and value', () => {
+    const map = new Map([['a key', 'a value']]);
+    expect(stringMapCost(new Map())).toBe(ENTRY_BYTES);
+    expect(stringMapCost(map)).toBe(
+      2 * ENTRY_BYTES + stringBytes('a key') + stringBytes('a value'),
+    );
   });
 });

@@ -1,24 +1,20 @@
-// What the page cache's entries really occupy, so that CACHE_MAX_BYTES bounds the process's
-// memory and not only the pages' bytes. Counting the body alone let a small page cost about
-// eight times what was counted: around every few hundred bytes of JSON sit a Buffer and its
-// ArrayBuffer, a validator string, the page record and the cache's own bookkeeping. Worse, a
-// Buffer is often a view on a larger block it keeps alive whole: a body read from the socket
-// holds the whole read (headers included), anything under 32 KB made by `Buffer.from` or
-// `Buffer.concat` sits in a shared 64 KB pool slab, and a gzip result is a slice of the
-// stream's 64 KB output buffer. So what is kept goes into an allocation of its own, sized to
-// fit (`rightSized`), and is counted at that size plus the fixed costs below.
-//
-// The constants were measured on Node 26 (x64) by filling a cache with 100,000 entries and
-// reading heapUsed + external after full collections; each is rounded up, and the Buffer's
-// includes the native record behind every ArrayBuffer, which Node's figures leave out.
+import type { PageCacheEntry } from './page-entry.ts';
 
-/** A Buffer object and its ArrayBuffer on the heap (~136), and the native record behind it. */
+// What the page cache's entries really occupy, so that CACHE_MAX_BYTES bounds the process's
+// memory and not only the pages' bytes: around a small page's JSON sit a Buffer and its
+// ArrayBuffer, a validator, the page's record and the cache's own. A Buffer is also often a view
+// on a larger block it keeps alive whole (the socket's read, the shared pool, zlib's output), so
+// what is kept goes into a block of its own (`rightSized`) and is counted at that size. The
+// constants were measured on Node 26 by filling caches and reading heapUsed + external after full
+// collections, each rounded up; the Buffer's includes the native record Node's figures leave out.
+
+/** A Buffer object and its ArrayBuffer on the heap, and the native record behind it. */
 const BUFFER_BYTES = 232;
-/** The cache's record of an entry and its slot in the cache's Map (~68 measured). */
+/** An entry's record in an lru-cache (its Map slot and its places in the cache's arrays). */
 export const ENTRY_BYTES = 96;
-/** A stored page's record with its two timestamps and its table of compressed copies (~234). */
-const PAGE_BYTES = 256;
-/** The settled promise a compressed copy is kept in (~100). */
+/** A stored page's or render's record, with its timestamps and its table of compressed copies. */
+const RECORD_BYTES = 256;
+/** The settled promise a compressed copy is kept in. */
 const PROMISE_BYTES = 112;
 /** What keeping a compressed copy costs beyond its own bytes. */
 export const KEPT_COPY_BYTES = PROMISE_BYTES + BUFFER_BYTES;
@@ -47,38 +43,41 @@ export function rightSized(buffer: Buffer): Buffer {
   return copy;
 }
 
-/** What `storedPageCost` reads of a stored page (page-source.ts `StoredPage`). */
-export interface CostedPage {
-  body: Buffer;
-  etag: string;
-  /** The compressed copies made or in the making. */
-  encoded: object;
-  /** Bytes of the compressed copies made so far. */
-  encodedBytes: number;
-}
-
 /**
- * Bytes a stored page occupies: its record, body, validator and compressed copies. The key
- * and the cache's bookkeeping are the cache's to add (response-cache.ts).
+ * What an entry of the page cache occupies, the one measure the cache charges it: the cache's
+ * record and key, and a page's record, body, validator, compressed copies and what is kept
+ * beside it (its renders), or a refusal's record and words.
  */
-export function storedPageCost(page: CostedPage): number {
-  const copies = Object.keys(page.encoded).length;
-  return (
-    PAGE_BYTES +
-    bufferBytes(page.body) +
-    stringBytes(page.etag) +
-    copies * KEPT_COPY_BYTES +
-    page.encodedBytes
-  );
+export function entryCost(key: string, entry: PageCacheEntry): number {
+  const held =
+    entry.kind === 'refusal'
+      ? stringBytes(entry.detail)
+      : bufferBytes(entry.body) +
+        stringBytes(entry.etag) +
+        Object.keys(entry.encoded).length * KEPT_COPY_BYTES +
+        entry.encodedBytes +
+        (entry.besideBytes ?? 0);
+  return ENTRY_BYTES + stringBytes(key) + RECORD_BYTES + held;
 }
 
 /**
  * Bytes a server render kept beside its page occupies (rendering/stored-render.ts): its record,
- * its one kept copy (brotli), validator, and its key in the page's table of renders (the
- * rendered path and the link preview). A gzip copy made later is charged when it is made.
+ * its one kept copy (brotli), validator, and its key in the page's table of renders. A gzip copy
+ * made later is charged when it is made.
  */
 export function keptRenderCost(render: { br: Buffer; etag: string }, key: string): number {
   return (
-    PAGE_BYTES + bufferBytes(render.br) + stringBytes(render.etag) + stringBytes(key) + ENTRY_BYTES
+    RECORD_BYTES +
+    bufferBytes(render.br) +
+    stringBytes(render.etag) +
+    stringBytes(key) +
+    ENTRY_BYTES
   );
+}
+
+/** Bytes a Map of strings occupies: its record, and each entry's with its key and value. */
+export function stringMapCost(map: ReadonlyMap<string, string>): number {
+  let bytes = ENTRY_BYTES;
+  for (const [key, value] of map) bytes += ENTRY_BYTES + stringBytes(key) + stringBytes(value);
+  return bytes;
 }

@@ -17,6 +17,8 @@ export interface StoredPage extends Representation {
   staleUntil: number;
   /** Bytes of the compressed copies made so far (the cache counts them too). */
   encodedBytes: number;
+  /** Bytes other parts keep beside the page (its renders): charged to its entry too. */
+  besideBytes?: number;
 }
 
 /** A definite "no" from the upstream (400/404), kept briefly so repeats cost no quota. */

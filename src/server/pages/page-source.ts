@@ -5,7 +5,7 @@ import type { AnyPage, UpstreamClient } from '../upstream/client.ts';
 import { problemFor } from '../upstream/failure.ts';
 import type { Lookup } from '../upstream/lookup.ts';
 import { withheld, type Admission, type CallPass } from './admission.ts';
-import { rightSized, storedPageCost } from './memory-cost.ts';
+import { rightSized } from './memory-cost.ts';
 import {
   cacheKey,
   refusalAnswer,
@@ -28,7 +28,7 @@ import type { SecondLevel, SecondLevelRead } from './second-level.ts';
 
 export interface PageSourceOptions {
   upstream: Pick<UpstreamClient, 'fetchPage'>;
-  cache: ResponseCache<PageCacheEntry>;
+  cache: ResponseCache;
   coalescer: RequestCoalescer<PageAnswer>;
   admission: Admission;
   secondLevel: SecondLevel;
@@ -98,8 +98,6 @@ export const DEFAULT_FRESH_MS: Record<EndpointName, number> = {
   'channel-playlists': 10 * 60_000,
 };
 
-const refusalCost = (refusal: StoredRefusal) => refusal.detail.length * 2 + 64;
-
 export function createPageSource(options: PageSourceOptions): PageSource {
   const {
     upstream,
@@ -116,13 +114,9 @@ export function createPageSource(options: PageSourceOptions): PageSource {
   } = options;
   const freshMs = { ...DEFAULT_FRESH_MS, ...options.freshMs };
 
-  /** Keeps an entry in this process's cache, at what it really occupies. */
-  const keep = (key: string, entry: PageCacheEntry) =>
-    cache.set(key, entry, entry.kind === 'page' ? storedPageCost(entry) : refusalCost(entry));
-
   /** A second-level entry still fresh, as an answer (kept here from now on). */
   const adopted = (key: string, entry: PageCacheEntry, status: CacheStatus): PageAnswer => {
-    keep(key, entry);
+    cache.set(key, entry);
     return entry.kind === 'page'
       ? { kind: 'page', page: entry, cache: status }
       : refusalAnswer(entry, status);
@@ -217,7 +211,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         encodedBytes: 0,
       };
       if (keepIt) {
-        keep(key, page);
+        cache.set(key, page);
         secondLevel.store(key, page, page.staleUntil - at);
       }
       try {
@@ -251,7 +245,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         upstreamStatus: upstreamStatus ?? problem.status,
         freshUntil: at + refusalMs,
       };
-      keep(key, refusal);
+      cache.set(key, refusal);
       secondLevel.store(key, refusal, refusalMs);
     } else {
       // Others waiting for this fetch go on: held back with us, or free to try for themselves.
@@ -327,7 +321,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
         entry.staleUntil > at &&
         (previous === undefined || entry.freshUntil > previous.freshUntil)
       ) {
-        keep(key, entry);
+        cache.set(key, entry);
         previous = entry;
       }
     }
@@ -388,7 +382,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       const key = cacheKey(lookup);
       const found = (entry: PageCacheEntry | undefined) => {
         if (entry?.kind !== 'page' || entry.freshUntil <= now()) return undefined;
-        keep(key, entry);
+        cache.set(key, entry);
         secondLevel.countHit();
         return entry;
       };
@@ -400,7 +394,7 @@ export function createPageSource(options: PageSourceOptions): PageSource {
       return encodeOnce(page, encoding, (copy) => {
         // The compressed copy occupies the cache too: the cache is bounded in bytes.
         page.encodedBytes += copy.length;
-        cache.resize(cacheKey(lookup), page, storedPageCost(page));
+        cache.measure(cacheKey(lookup), page);
       });
     },
   };

@@ -1,45 +1,46 @@
-import { ENTRY_BYTES, stringBytes } from './memory-cost.ts';
+import { LRUCache } from 'lru-cache';
+import { entryCost } from './memory-cost.ts';
+import type { PageCacheEntry, StoredPage } from './page-entry.ts';
 
-// The explorer's page cache: least recently used first out, bounded by the bytes it holds
-// rather than by a count, because pages range from a few hundred bytes (an empty playlist) to
-// ~80 KB (100 playlist items), and memory is what runs out. The bytes are what an entry
-// really occupies in memory, as the caller measures its value (memory-cost.ts) and this
-// module adds the key and its own bookkeeping: so a flood of tiny entries is bounded as
-// surely as a few large ones, and the process grows by about the configured size. Freshness
-// is decided by the caller (page-source.ts); this module only stores and evicts.
+// The explorer's page cache: lru-cache, bounded by what its entries occupy rather than by a
+// count, because pages range from an empty playlist to a hundred items, and memory is what runs
+// out. Each entry is charged what `entryCost` (memory-cost.ts) says of it, key and record
+// included: so a flood of tiny entries is bounded as surely as a few large ones, and the process
+// grows by about the configured size. Freshness is decided by the caller (page-source.ts); this
+// module only stores and evicts.
 
-export interface ResponseCache<V> {
-  /** The value, marked as most recently used; undefined when absent. */
-  get(key: string): V | undefined;
-  /**
-   * Stores a value that occupies `bytes` of memory (memory-cost.ts); evicts the least recently
-   * used entries to fit.
-   */
-  set(key: string, value: V, bytes: number): void;
-  /** The stored value grew or shrank (e.g. a compressed copy was added). */
-  resize(key: string, value: V, bytes: number): void;
+export interface ResponseCache {
+  /** The entry, marked as most recently used; undefined when absent. */
+  get(key: string): PageCacheEntry | undefined;
+  /** Stores an entry, evicting the least recently used to fit; one that cannot fit is not kept. */
+  set(key: string, entry: PageCacheEntry): void;
+  /** `entry` grew or shrank (a compressed copy was added): charged anew, if still under `key`. */
+  measure(key: string, entry: PageCacheEntry): void;
   delete(key: string): void;
   stats(): { entries: number; bytes: number; maxBytes: number; evictions: number };
 }
 
-// Memory other modules keep beside a cached value, for as long as it lives (a page's server
-// renders, keyed weakly by the page in app-html.ts), is charged to the value's entry: it lives
-// and dies with the entry, so the cache bound has to cover it, or a small cache of large pages
-// could hold several times its size in renders. A cache registers each object value it holds;
-// a dependent is attached to its holder with its cost, and may grow (a compressed copy made
-// later) or be dropped (its bytes handed back). Charges to a value no cache holds any longer
-// are ignored: it is on its way out, with its dependents.
+// Memory other modules keep beside a cached page, for as long as it lives (its server renders,
+// keyed weakly by the page in app-html.ts), is charged to the page's entry (`besideBytes`): it
+// lives and dies with the entry, so the cache bound has to cover it, or a small cache of large
+// pages could hold several times its size in renders. A dependent is attached to its page with
+// its cost, and may grow (a compressed copy made later) or be dropped (its bytes handed back).
 
-/** How to charge the entry that holds a value, while one does. */
-const holders = new WeakMap<object, (bytes: number) => void>();
-/** Each dependent's holder and the bytes charged for it so far. */
-const dependents = new WeakMap<object, { holder: object; bytes: number }>();
+/** Charges the entry that holds a page again, while a cache does. */
+const heldIn = new WeakMap<StoredPage, () => void>();
+/** Each dependent's page, and the bytes charged for it so far. */
+const dependents = new WeakMap<object, { page: StoredPage; bytes: number }>();
 
-/** `dependent` is kept beside the cached `holder` and occupies `bytes`: charged to its entry. */
-export function keepBeside(dependent: object, holder: object, bytes: number): void {
+function charge(page: StoredPage, bytes: number): void {
+  page.besideBytes = (page.besideBytes ?? 0) + bytes;
+  heldIn.get(page)?.();
+}
+
+/** `dependent` is kept beside `page` and occupies `bytes`: charged to its entry. */
+export function keepBeside(dependent: object, page: StoredPage, bytes: number): void {
   dropBeside(dependent);
-  dependents.set(dependent, { holder, bytes });
-  holders.get(holder)?.(bytes);
+  dependents.set(dependent, { page, bytes });
+  charge(page, bytes);
 }
 
 /** A dependent grew by `bytes` (e.g. a compressed copy of it was made); others are ignored. */
@@ -47,90 +48,44 @@ export function growBeside(dependent: object, bytes: number): void {
   const kept = dependents.get(dependent);
   if (kept === undefined) return;
   kept.bytes += bytes;
-  holders.get(kept.holder)?.(bytes);
+  charge(kept.page, bytes);
 }
 
-/** A dependent is no longer kept: its bytes are handed back to its holder's entry. */
+/** A dependent is no longer kept: its bytes are handed back to its page's entry. */
 export function dropBeside(dependent: object): void {
   const kept = dependents.get(dependent);
   if (kept === undefined) return;
   dependents.delete(dependent);
-  holders.get(kept.holder)?.(-kept.bytes);
+  charge(kept.page, -kept.bytes);
 }
 
-export function createResponseCache<V>(options: { maxBytes: number }): ResponseCache<V> {
+export function createResponseCache(options: { maxBytes: number }): ResponseCache {
   const { maxBytes } = options;
-  // A Map iterates in insertion order: re-inserting on use makes the first key the LRU one.
-  // `extra`: what is charged for the value's dependents (keepBeside).
-  const entries = new Map<string, { value: V; size: number; extra: number }>();
-  let bytes = 0;
   let evictions = 0;
+  const lru = new LRUCache<string, PageCacheEntry>({
+    // lru-cache takes no bound of 0 (off): one byte holds nothing, as every entry costs more.
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: (entry, key) => entryCost(key, entry),
+    dispose: (_entry, _key, reason) => {
+      if (reason === 'evict') evictions++;
+    },
+  });
 
-  /** An entry's whole cost: its value, its key and the cache's record of it. */
-  const sizeOf = (key: string, valueBytes: number) => valueBytes + stringBytes(key) + ENTRY_BYTES;
-
-  const forget = (value: V) => {
-    if (typeof value === 'object' && value !== null) holders.delete(value);
-  };
-
-  const evictUntilFits = () => {
-    for (const [key, entry] of entries) {
-      if (bytes <= maxBytes) break;
-      entries.delete(key);
-      forget(entry.value);
-      bytes -= entry.size;
-      evictions++;
-    }
-  };
-
-  const remove = (key: string) => {
-    const entry = entries.get(key);
-    if (entry === undefined) return;
-    entries.delete(key);
-    forget(entry.value);
-    bytes -= entry.size;
-  };
-
-  /** Grows or shrinks an entry; one that no longer fits the whole cache goes. */
-  const account = (key: string, entry: { size: number }, size: number) => {
-    bytes += size - entry.size;
-    entry.size = size;
-    if (size > maxBytes) remove(key);
-    else evictUntilFits();
+  const measure = (key: string, entry: PageCacheEntry) => {
+    if (lru.peek(key) !== entry) return;
+    // lru-cache sizes a value as it is set, and not again when the same value is set over it.
+    lru.delete(key);
+    lru.set(key, entry);
   };
 
   return {
-    get(key) {
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
-      return entry.value;
+    get: (key) => lru.get(key),
+    set(key, entry) {
+      lru.set(key, entry);
+      if (entry.kind === 'page') heldIn.set(entry, () => measure(key, entry));
     },
-    set(key, value, valueBytes) {
-      remove(key);
-      const size = sizeOf(key, valueBytes);
-      // An entry bigger than the whole cache (or a cache of 0 bytes, i.e. off) stores nothing.
-      if (size > maxBytes) return;
-      const entry = { value, size, extra: 0 };
-      entries.set(key, entry);
-      bytes += size;
-      if (typeof value === 'object' && value !== null) {
-        holders.set(value, (charged) => {
-          if (entries.get(key) !== entry) return;
-          entry.extra += charged;
-          account(key, entry, entry.size + charged);
-        });
-      }
-      evictUntilFits();
-    },
-    resize(key, value, valueBytes) {
-      const entry = entries.get(key);
-      // Only the entry that is still stored under this key: a newer one may have replaced it.
-      if (entry === undefined || entry.value !== value) return;
-      account(key, entry, sizeOf(key, valueBytes) + entry.extra);
-    },
-    delete: remove,
-    stats: () => ({ entries: entries.size, bytes, maxBytes, evictions }),
+    measure,
+    delete: (key) => void lru.delete(key),
+    stats: () => ({ entries: lru.size, bytes: lru.calculatedSize, maxBytes, evictions }),
   };
 }

@@ -11,7 +11,8 @@ import {
   type ScreenClass,
 } from '../../shared/app-render.ts';
 import { requestedList } from '../../shared/app-routes.ts';
-import { ENTRY_BYTES, keptRenderCost, stringBytes } from '../pages/memory-cost.ts';
+import { keptRenderCost, stringMapCost } from '../pages/memory-cost.ts';
+import type { StoredPage } from '../pages/page-entry.ts';
 import { dropBeside, keepBeside } from '../pages/response-cache.ts';
 import type { ChannelTitles } from './channel-titles.ts';
 import { renderHead, type FirstPage, type LinkPreviews } from './link-preview.ts';
@@ -200,7 +201,7 @@ export function createAppHtml(
   const previewOf = (
     request: AppHtmlRequest,
     address: RenderAddress,
-    page: object | null,
+    page: StoredPage | null,
   ): { hash: string; head?: string } => {
     const memoKey = `${address.key}\n${request.origin}`;
     const memo = page && completePreviews.get(page);
@@ -224,9 +225,7 @@ export function createAppHtml(
       kept.set(memoKey, hashed);
       completePreviews.set(page, kept);
       // Charged to the page's cache entry, as its renders are.
-      let bytes = ENTRY_BYTES;
-      for (const [k, v] of kept) bytes += stringBytes(k) + stringBytes(v) + ENTRY_BYTES;
-      keepBeside(kept, page, bytes);
+      keepBeside(kept, page, stringMapCost(kept));
     }
     return { hash: hashed, head };
   };
