@@ -1,6 +1,5 @@
 import type { ClientShares } from '../quota/client-shares.ts';
-import type { QuotaGuard, Reservation } from '../quota/quota-guard.ts';
-import { together } from '../whole-list/walk-payment.ts';
+import { together, type QuotaGuard, type Reservation } from '../quota/quota-guard.ts';
 import type { JobPacer, PacerAnswer } from './job-runner.ts';
 
 // Room for a job's next lookup, out of the jobs' part of the window only: the guard keeps

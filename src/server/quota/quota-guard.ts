@@ -43,6 +43,20 @@ export interface Reservation {
   release(): void;
 }
 
+/** Two reservations spent and given back as one (a page paid from the window and a share). */
+export function together(a: Reservation, b: Reservation): Reservation {
+  return {
+    get remaining() {
+      return Math.min(a.remaining, b.remaining);
+    },
+    take: () => a.take() && b.take(),
+    release() {
+      a.release();
+      b.release();
+    },
+  };
+}
+
 export type ReserveDecision =
   | { ok: true; reservation: Reservation }
   | {

@@ -1,5 +1,5 @@
 import type { ClientShares } from '../quota/client-shares.ts';
-import type { QuotaGuard, Reservation } from '../quota/quota-guard.ts';
+import { together, type QuotaGuard, type Reservation } from '../quota/quota-guard.ts';
 import type { WalkPayment } from './list-walk.ts';
 
 // Paying for a walk before it answers: the lookups it was quoted (walk-cost.ts) are reserved
@@ -33,20 +33,6 @@ export interface PaymentParts {
 function partSize({ quota, shares }: PaymentParts, client: string): number {
   const { budget, usedInWindow } = quota.stats();
   return Math.max(0, Math.min(UNKNOWN_LENGTH_PART, shares.room(client), budget - usedInWindow));
-}
-
-/** Both reservations, spent and given back together. */
-export function together(a: Reservation, b: Reservation): Reservation {
-  return {
-    get remaining() {
-      return Math.min(a.remaining, b.remaining);
-    },
-    take: () => a.take() && b.take(),
-    release() {
-      a.release();
-      b.release();
-    },
-  };
 }
 
 async function reservePart(
