@@ -88,10 +88,18 @@ const NAMED_SCHEMAS = {
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;
 
-/** A reference to a component schema, checked against the names at compile time. */
-export const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
-
 type JsonSchema = Record<string, unknown>;
+
+// A registry of our own: adding the shared schemas to it attaches no metadata to them.
+const registry = z.registry<{ id: string }>();
+for (const [id, schema] of Object.entries(NAMED_SCHEMAS)) registry.add(schema, { id });
+
+/** A reference to a component schema: by its name, or by the contract's schema it is. */
+export function schemaRef(named: SchemaName | z.ZodType) {
+  const name = typeof named === 'string' ? named : registry.get(named)?.id;
+  if (name === undefined) throw new Error('That schema is no component of the document.');
+  return { $ref: `#/components/schemas/${name}` };
+}
 
 /**
  * zod writes `additionalProperties: false` for every object when it describes output. The
@@ -117,10 +125,6 @@ const CONVERSION = {
   unrepresentable: 'throw',
   override: tolerateAddedFields,
 } as const;
-
-// A registry of our own: adding the shared schemas to it attaches no metadata to them.
-const registry = z.registry<{ id: string }>();
-for (const [id, schema] of Object.entries(NAMED_SCHEMAS)) registry.add(schema, { id });
 
 /** The `components.schemas` of the document. */
 export function componentSchemas(): Record<SchemaName, JsonSchema> {

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { openDemoStore } from '../../catalogue/catalogue-db.ts';
 import { createCatalogueApp } from '../../catalogue/create-catalogue-app.ts';
 import { FIXTURE_IDS } from '../../catalogue/demo-fixtures.ts';
@@ -114,8 +115,9 @@ describe('the document', () => {
           `${op.id} ${where}`,
         ).toEqual(Object.keys(shape));
         for (const p of inPart) {
+          const field = shape[p.name as string] as z.ZodType;
           expect(p.required, `${op.id} ${String(p.name)}`).toBe(
-            !shape[p.name as string]?.safeParse(undefined).success,
+            !field.safeParse(undefined).success,
           );
           expect(p.description, `${op.id} ${String(p.name)}`).toMatch(/\S/);
         }

@@ -9,6 +9,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import {
   EXPORT_COLUMNS,
   EXPORT_TYPES,
+  exportedItemSchemas,
   exportFormats,
   ITEM_URL_FIELD,
   listKindSchema,
@@ -18,7 +19,7 @@ import {
 import { described, type AnswerSpec, type Operation } from '../http/operation.ts';
 import { LOOKUP_INPUT_PROBLEMS, LOOKUP_QUERY } from '../http/validate-lookup.ts';
 import type { ExplorerMetrics } from '../observability/metrics.ts';
-import { headerRef, schemaRef, type SchemaName } from '../openapi/component-schemas.ts';
+import { headerRef, schemaRef } from '../openapi/component-schemas.ts';
 import type { PageSource } from '../pages/page-source.ts';
 import { demoEntries } from './demo-entries.ts';
 import { oembedRoute } from './oembed.ts';
@@ -72,17 +73,6 @@ export interface ApiDeps extends ReadinessSources {
 // ---------------------------------------------------------------------------------------------
 // Parameters and answers several operations share
 
-const PAGE_SCHEMA: Record<EndpointName, SchemaName> = {
-  playlist: 'PlaylistPage',
-  'channel-videos': 'ChannelVideosPage',
-  'channel-playlists': 'ChannelPlaylistsPage',
-};
-const EXPORTED_ITEM_SCHEMA: Record<EndpointName, SchemaName> = {
-  playlist: 'ExportedPlaylistItem',
-  'channel-videos': 'ExportedChannelVideo',
-  'channel-playlists': 'ExportedChannelPlaylist',
-};
-
 const IF_NONE_MATCH = described(z.object({ 'If-None-Match': z.string().optional() }), {
   'If-None-Match': 'An ETag this client holds: 304 when the answer is unchanged.',
 });
@@ -110,15 +100,7 @@ const NOT_MODIFIED: AnswerSpec = {
   headers: { ETag: headerRef('ETag') },
 };
 
-/** What a call to the catalogue can fail with, as upstream/failure.ts maps it. */
-const UPSTREAM_FAILURES: ProblemCode[] = [
-  'upstream_error',
-  'upstream_credentials_rejected',
-  'upstream_bad_response',
-  'upstream_unavailable',
-  'upstream_timeout',
-];
-/** A list's first page, read before anything else: its problems, as the lookup's. */
+/** What a lookup of a list's page can fail with; whole lists read their first page first. */
 const FIRST_PAGE_PROBLEMS: ProblemCode[] = [
   'not_found',
   'playlist_not_found',
@@ -127,7 +109,12 @@ const FIRST_PAGE_PROBLEMS: ProblemCode[] = [
   'share_exhausted',
   'quota_exhausted',
   'upstream_rate_limited',
-  ...UPSTREAM_FAILURES,
+  // A call to the catalogue failing, as upstream/failure.ts maps it.
+  'upstream_error',
+  'upstream_credentials_rejected',
+  'upstream_bad_response',
+  'upstream_unavailable',
+  'upstream_timeout',
 ];
 /** Why a walk may be refused before it starts, besides its first page's problems. */
 const WALK_PROBLEMS: ProblemCode[] = [
@@ -196,19 +183,16 @@ function lookupOperation(name: EndpointName): Operation<ApiDeps> {
       '200': {
         description: 'The page.',
         headers: { ETag: headerRef('ETag'), 'X-Cache': headerRef('X-Cache') },
-        content: json(schemaRef(PAGE_SCHEMA[name])),
+        content: json(schemaRef(endpoints[name].pageSchema)),
       },
       '304': NOT_MODIFIED,
     },
     problems: [
       ...LOOKUP_INPUT_PROBLEMS,
-      name === 'playlist' ? 'playlist_not_found' : 'channel_not_found',
-      'not_found',
-      'rate_limited',
-      'share_exhausted',
-      'quota_exhausted',
-      'upstream_rate_limited',
-      ...UPSTREAM_FAILURES,
+      // The list's own kind of 404, not the other's.
+      ...FIRST_PAGE_PROBLEMS.filter(
+        (code) => code !== (name === 'playlist' ? 'channel_not_found' : 'playlist_not_found'),
+      ),
     ],
     handler: (deps) => lookup(name, deps),
   };
@@ -255,7 +239,7 @@ const exportContent = {
       description: 'The items of the list named by `list`.',
       anyOf: endpointNames.map((list) => ({
         type: 'array',
-        items: schemaRef(EXPORTED_ITEM_SCHEMA[list]),
+        items: schemaRef(exportedItemSchemas[list]),
       })),
     },
   },
