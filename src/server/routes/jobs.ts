@@ -1,4 +1,5 @@
-import type { Handler } from 'hono';
+import type { Context, Handler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { JOB_ID_PATTERN, jobPath, jobRequestSchema, type JobRequest } from '../../shared/jobs.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -53,28 +54,24 @@ async function named(c: Parameters<Handler<AppEnv>>[0], jobs: JobService) {
     : { ok: true as const, job };
 }
 
-/** The body as text, read no further than `max` bytes; null when it is longer. */
-async function boundedText(request: Request, max: number): Promise<string | null> {
-  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
-  if (request.body === null) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv> {
-  return storeBound('job-create', async (c) => {
+  // Read no further than a job's request can be: a client sending more is cut off there.
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      problemResponse('content_too_large', `A job's request is at most ${MAX_BODY_BYTES} bytes.`, {
+        instance: c.req.path,
+      }),
+  });
+  return storeBound('job-create', async (c, next) => {
+    let answer: Response | undefined;
+    const refused = await limit(c, async () => {
+      answer = await create(c);
+    });
+    return refused ?? answer ?? next();
+  });
+
+  async function create(c: Context<AppEnv>): Promise<Response> {
     const instance = c.req.path;
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/json\b/i.test(type))
@@ -83,17 +80,9 @@ export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv
         'Send the job as JSON (Content-Type: application/json).',
         { instance },
       );
-    // Read no further than a job's request can be: a client sending more is cut off there.
-    const text = await boundedText(c.req.raw, MAX_BODY_BYTES);
-    if (text === null)
-      return problemResponse(
-        'content_too_large',
-        `A job's request is at most ${MAX_BODY_BYTES} bytes.`,
-        { instance },
-      );
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(await c.req.text());
     } catch {
       return problemResponse('invalid_request', 'The body is not JSON.', { instance });
     }
@@ -111,7 +100,7 @@ export function createJob({ jobs, trustProxy }: JobRouteOptions): Handler<AppEnv
       Location: jobPath(job.id),
       ...NOT_STORED,
     });
-  });
+  }
 }
 
 export function readJob({ jobs }: JobRouteOptions): Handler<AppEnv> {
