@@ -2,35 +2,22 @@ import type { DatabaseSync } from 'node:sqlite';
 import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
 import { etagOf } from '../http/representation.ts';
 import { decodeEntry, encodeEntry } from './entry-codec.ts';
-import { rightSized } from './memory-cost.ts';
 import type { PageCacheEntry } from './page-entry.ts';
 import { NO_SECOND_LEVEL, NOTHING_READ, type SecondLevel } from './second-level.ts';
 
 // The page cache's second level for a process alone: the pages it fetched, on disk in STATE_DIR,
-// so that after a restart, a deploy or a crash readers meet warm pages at once (fresh, or stale
-// and revalidated, by the same rules as in memory) instead of waiting for the upstream, and link
-// previews still find the pages they name items from. Memory keeps the hot set
-// (CACHE_MAX_BYTES); the disk keeps more (DISK_CACHE_MAX_BYTES), the least recently used going
-// first when it is full.
-//
-// Reads are synchronous (node:sqlite), a lookup by key, so the page source still decides without
-// yielding. Writes are batched into one transaction after the answer has gone (setImmediate),
-// off the reader's path; a read meets a pending write first. Every page read back is checked
-// against its own validator (a hash of its bytes) before it is served: a damaged row is dropped,
-// never sent. A store that fails mid-run (disk full, file gone) is reported once and the process
-// goes on from memory and the upstream.
-//
-// A page is the upstream's that sent it: each row's key is the upstream's key
-// (disk/upstream-scope.ts), a colon, then the page's, and a store opened for one upstream reads
-// only its own rows. Another upstream's pages stay (switching back finds them warm) and share the
-// limit, the least recently used of all going first. Rows from before upstreams were told apart
-// have no such prefix: no upstream reads them, and, used no more, they are among the first to go
-// when space is needed.
+// so that after a restart readers meet warm pages at once instead of waiting for the upstream.
+// Memory keeps the hot set; the disk keeps more, the least recently used going first. Reads are
+// synchronous (node:sqlite), so the page source still decides without yielding; writes are
+// batched after the answer has gone. A page read back is checked against its validator before
+// it is served, and a store that fails is said once while memory and the upstream serve on.
+// Each row is keyed by its upstream (disk/upstream-scope.ts): a store reads its own upstream's
+// rows only, and the others' stay (switching back finds them warm), sharing the limit.
 
 export const PAGES_FILE = 'explorer-pages.sqlite';
 
 export interface DiskPages extends SecondLevel {
-  stats(): { entries: number; bytes: number; hits: number; failed: boolean };
+  stats(): { entries: number; bytes: number; failed: boolean };
   /** Writes what is pending, then closes the file. */
   close(): void;
 }
@@ -114,7 +101,6 @@ function diskPagesOver(
   const measured = () => totals.get() as { bytes: number; entries: number };
 
   let { bytes, entries } = measured();
-  let hits = 0;
   let failed = false;
   /** Entries stored and not yet written, by key. */
   const pending = new Map<string, { entry: PageCacheEntry; expires: number }>();
@@ -169,7 +155,8 @@ function diskPagesOver(
       db.exec('BEGIN');
       try {
         for (const [key, { entry, expires }] of batch) {
-          const encoded = rightSized(encodeEntry(entry));
+          // node:sqlite copies the bytes it is given, a view's own bytes only.
+          const encoded = encodeEntry(entry);
           put.run(prefix + key, encoded, encoded.length, expires, at);
         }
         ({ bytes, entries } = measured());
@@ -222,10 +209,7 @@ function diskPagesOver(
       pending.set(key, { entry, expires: now() + ttlMs });
       flushing ??= setImmediate(flush);
     },
-    countHit() {
-      hits++;
-    },
-    stats: () => ({ entries, bytes, hits, failed }),
+    stats: () => ({ entries, bytes, failed }),
     close() {
       if (flushing !== undefined) clearImmediate(flushing);
       flush();

@@ -1,13 +1,13 @@
 import type { HeldFailure, PageCacheEntry } from './page-entry.ts';
 
 // The page cache's second level: where pages live beyond this process's memory, and who else
-// is fetching a page right now. A port with two adapters, chosen once by the composition root:
-// `NO_SECOND_LEVEL` when this process is alone (nothing beyond its own cache, answered at once,
-// so the page source never yields for it), and replicas sharing Redis
-// (shared-state/shared-pages.ts). The page source follows one policy over either.
+// is fetching a page right now. One port, its adapter chosen once by the composition root:
+// nothing (`NO_SECOND_LEVEL`), the pages a process alone keeps on disk (disk-pages.ts, SQLite),
+// or replicas sharing Redis (shared-state/shared-pages.ts), the two stores holding entries as
+// entry-codec.ts writes them. The page source follows one policy over any of them.
 //
-// Answers may come as values or as promises: the in-memory adapter answers at once, so that a
-// lone process decides without yielding and requests arriving together still merge in memory.
+// Answers may come as values or as promises: nothing and the disk answer at once, so that a lone
+// process decides without yielding and requests arriving together still merge in memory.
 
 export interface SecondLevelHold {
   detail: HeldFailure;

@@ -4,28 +4,16 @@ import { NOTHING_READ, type SecondLevel, type SecondLevelRead } from '../pages/s
 import { luaScript } from './lua-script.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
-// The page cache's second level for replicas, through Redis (the port is
-// pages/second-level.ts): pages any replica fetched, who is fetching a page right now, and
-// which pages are held back after a failure.
-//
-// - Second level. A page (or the upstream's refusal) one replica fetched is stored in Redis
-//   until it is no longer servable, so every other replica finds it there on its own first
-//   miss; freshness travels with it (absolute times), so a copy is as fresh on B as on A.
-// - Merging across replicas. Before calling the upstream a replica claims the page with a
-//   short key (SET NX PX, outliving the upstream deadline a little). Another replica that finds
-//   the claim waits for the result, woken by a message on one channel when the page is stored
-//   (and checking every so often, in case a message is missed), and fetches itself only when
-//   the claim is gone without a result or its wait runs out. A replica that dies holding a claim
-//   delays the others by the claim's lifetime at most.
-// - Held pages. A failing page's back-off (failure-backoff.ts) is written beside it, so a page
-//   that just failed on A costs B and C no quota either.
-//
-// One script reads all three in one round trip. Nothing here ever throws or waits past the
-// command deadline: while Redis is unreachable each answer is "nothing shared", and the
-// replica goes on from its own memory.
+// The page cache's second level for replicas, through Redis: pages any replica fetched, kept
+// until no longer servable (freshness travels with them); who is fetching a page, by a short
+// claim (SET NX PX) others wait on, woken by a message when the page is stored or looking every
+// so often in case one is missed, so a replica that dies holding a claim delays the others by
+// its lifetime at most; and pages held back after a failure (failure-backoff.ts), so a page that
+// just failed on one replica costs the others no quota. One script reads all three at once.
+// Nothing here throws or waits past the command deadline: while Redis is unreachable each answer
+// is "nothing shared", and the replica goes on from its own memory.
 
 export interface SharedPages extends SecondLevel {
-  read(key: string): Promise<SecondLevelRead>;
   stats(): { secondLevelHits: number; merged: number };
   close(): void;
 }
