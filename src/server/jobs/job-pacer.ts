@@ -2,16 +2,12 @@ import type { ClientShares } from '../quota/client-shares.ts';
 import { together, type QuotaGuard, type Reservation } from '../quota/quota-guard.ts';
 import type { JobPacer, PacerAnswer } from './job-runner.ts';
 
-// Room for a job's next lookup, out of the jobs' part of the window only: the guard keeps
-// JOB_READER_RESERVE of the window's budget for people reading pages, whom a job never crowds
-// out, however long it runs (quota-guard.ts `reserveForJob`, checked and counted in one step,
-// with Redis for every replica). Within its client's share, a lookup is reserved from the
-// jobs' part and from the share together (as a synchronous walk's are:
-// whole-list/walk-payment.ts), so the page that spends it goes out at once. Past the share, the
-// job goes on with what nobody else can claim: the jobs' part less what the other clients of
-// the window may still spend of their shares. A share is what a client is guaranteed, not a
-// ceiling on a window nobody else uses. When there is no room, the answer is how long until
-// there is.
+// Room for a job's next lookup, out of the jobs' part of the window only, so a job never
+// crowds out people reading pages (quota-guard.ts `reserveForJob`). Within its client's share a
+// lookup is reserved from the jobs' part and the share together. Past the share, the job goes on
+// with what nobody else can claim: the jobs' part less what the window's other clients may still
+// spend of their shares. A share is what a client is guaranteed, not a ceiling on an idle
+// window. Without room, the answer is how long until there is.
 
 export interface JobPacerParts {
   quota: Pick<QuotaGuard, 'reserveForJob' | 'secondsUntilJobRoom' | 'stats'>;

@@ -10,23 +10,13 @@ import { createSummaryFold } from '../whole-list/list-summary.ts';
 import type { JobRecord } from './job-records.ts';
 import type { JobStore } from './job-store.ts';
 
-// One job's walk of its list, from where its record says it is to the end, a page at a time
-// (spec §2.6: each page's continuation names the next):
-// - each page is paid for before it is asked for, by a reservation of one lookup from the
-//   window's quota and the client's share that the pacer grants only out of the jobs' part of
-//   the window (job-pacer.ts), so the page goes out at the upstream's speed, never waits on the
-//   client's allowance, and never takes what is kept for people reading pages; a page the cache
-//   holds spends nothing and its lookup goes back;
-// - when the pacer has no room the job waits, saying until when, and goes on by itself;
-// - its rows are appended to the part file and the record notes the page in one step, so a
-//   restart cuts the file back and goes on from the last page noted (job-records.ts);
-// - every write names the runner, and the store refuses it once the job's lease has gone to
-//   another runner or the job was cancelled (job-store.ts): the walk then stops where it is;
-// - an upstream that says to wait (429, 503) is waited for; any other failure ends the job
-//   with its problem.
-// An export's file is the synchronous export's format (whole-list/export-formats.ts); a
-// load-all's is the JSON export; a summary's rows are kept as JSON lines and folded into the
-// summary (whole-list/list-summary.ts) at the end.
+// One job's walk of its list, from where its record says it is to the end (spec §2.6). Each
+// page is paid for first out of the jobs' part of the window (job-pacer.ts), so it never waits
+// on the client's allowance nor takes what readers are kept; without room the job waits, saying
+// until when. A page's rows and the record noting it are written in one step, so a restart cuts
+// the file back to the last page noted (job-records.ts); a runner whose lease went elsewhere is
+// refused its writes (job-store.ts). An upstream asking to wait is waited for; any other
+// failure ends the job. A summary's rows are JSON lines folded at the end (list-summary.ts).
 
 export type PacerAnswer =
   { ok: true; reservation: Reservation } | { ok: false; retryAfterSeconds: number };

@@ -2,19 +2,12 @@ import type { ClientRateLimit, RateDecision } from './client-rate-limit.ts';
 import { reservationOf, type Reservation } from './quota-guard.ts';
 import { HOUR_SECONDS, windowLayout } from './quota-window.ts';
 
-// Each client's share of the window: besides the burst allowance (client-rate-limit.ts), which
-// paces stray scripts second by second, no address may spend more than a fixed part of the
-// account's budget per window (10 % by default; the window is CATALOGUE_QUOTA_WINDOW, an hour
-// unless set), whether it reads page by page or walks whole lists. A person scrolling spends a
-// few dozen lookups an hour and never meets it; one script reading steadily can no longer take
-// most of the window from everyone else. A walk reserves its
-// quoted lookups from the share before it starts, so that a quoted walk that fits runs at the
-// upstream's own speed.
-//
-// Kept in this process's memory: with replicas, each holds its own count (docs/configuration.md).
-// Not a quota guard per client (quota-guard.ts): its window is 14 KB, where a client here costs
-// an entry per bucket it spent in (a second, or coarser for windows past an hour, as the guard's:
-// quota-window.ts), and most clients spend in a few.
+// Each client's share of the window: no address may spend more than a part of the account's
+// budget per window (CLIENT_SHARE_OF_WINDOW), whether it reads page by page or walks whole
+// lists, so one script reading steadily cannot take the window from everyone else. A walk
+// reserves its quoted lookups from the share before it starts. Kept in this process's memory
+// (with replicas, each counts its own: docs/configuration.md), an entry per bucket a client spent
+// in, the same buckets as the quota's (quota-window.ts).
 
 /** Past this many tracked clients, those with nothing spent in the window are forgotten. */
 const SWEEP_AT = 10_000;

@@ -1,24 +1,10 @@
-// The account's upstream budget: the real service allows one account 10,000 requests per hour, all
-// endpoints and every user together (spec §2.3); other deployments count per day, so the window
-// is a setting (CATALOGUE_QUOTA_WINDOW, quota-window.ts). Every upstream attempt, retries
-// included, asks for a permit first; when one more call would exceed the budget of the window,
-// the explorer answers 429 itself instead of calling, rather than exhaust the account for
-// everyone. After an upstream 429 the guard also holds every call until the upstream's
-// Retry-After has passed.
-//
-// The window slides in buckets (quota-window.ts): one per second up to an hour, coarser beyond,
-// so the memory is constant whatever the budget (a benchmark sets it to 10^8) and the window
-// (a day costs what an hour does), and each call is O(1). With a journal (quota-journal.ts), the
-// calls let through are also written down, and a new process starts from them.
-//
-// A whole-list walk reserves what it was quoted before it answers (reserve): the calls are
-// counted as spent at once, so no reader or other walk can take them, and what the walk did not
-// spend (a page someone else fetched meanwhile, a reader who went away) is given back when it
-// ends. So an accepted export is never cut off by the quota half way.
-//
-// Background work (whole-list jobs) asks through the job methods instead: they count against
-// the budget less `readerReserve` of it (JOB_READER_RESERVE), so a job that runs for days never
-// takes the part kept for people reading pages. Readers are not limited by the reserve.
+// The account's upstream budget (spec §2.3): every upstream attempt, retries included, asks for
+// a permit first, and past the window's budget the explorer answers 429 itself rather than
+// exhaust the account for everyone; an upstream 429 holds every call for its Retry-After. The
+// window slides in buckets (quota-window.ts), so memory is constant whatever the budget and
+// window. A walk reserves its quoted calls up front (`reserve`), so an accepted export is never
+// cut off half way; jobs ask through the job methods, which leave JOB_READER_RESERVE of the
+// budget to people reading pages.
 
 import type { BudgetJournal } from './quota-journal.ts';
 import {

@@ -2,22 +2,12 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
 import { HOUR_SECONDS, windowLayout } from './quota-window.ts';
 
-// The window's spending on disk, for a process alone (no Redis): every call a budget lets through
-// is written before it is made, so a restart, a deploy or a crash (SIGKILL included) starts
-// with the window as it was, not a fresh one. The account's limit is per window (an hour, a day:
-// quota-window.ts) whatever happens to the process, and a server that forgot would spend it
-// twice. Each budget reads back the span its window is counted over, and rows older than the
-// longest window asked of this journal are pruned.
-//
-// SQLite through node:sqlite, in WAL mode: a write is a few tens of microseconds, and what is
-// committed survives the process being killed (it is in the log file, which the next open
-// replays). A damaged file is moved aside and reported, and the explorer runs on with the hour
-// in memory, as it did before (disk/state-database.ts).
-//
-// The hour and a 429's pause are the account's, so each row is the upstream's
-// (disk/upstream-scope.ts): its budget is written `<upstream>/<budget>`, and a journal opened for
-// one upstream reads only that upstream's rows. Rows from before upstreams were told apart name
-// none ("quota"): no upstream reads them, and they leave with the window.
+// The window's spending on disk, for a process alone: every call a budget lets through is
+// written before it is made, so a restart or a crash starts with the window as it was rather
+// than spend it twice. SQLite in WAL mode (disk/state-database.ts): what is committed survives a
+// kill, and a damaged file is moved aside while the window runs on in memory. Rows are keyed by
+// upstream (disk/upstream-scope.ts), so a journal reads only its own upstream's spending, and
+// rows older than the longest window are pruned.
 
 export interface BudgetJournal {
   /** The calls still in the window (`second` since the epoch, `calls` then), and the pause. */

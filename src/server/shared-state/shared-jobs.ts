@@ -4,24 +4,12 @@ import { luaScript } from './lua-script.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 // Jobs shared by replicas (jobs/job-store.ts is the port): any replica answers about any job,
-// and one at a time runs it. Under `{prefix}jobs:{scope}:`
-//   job:{id}      the record, as JSON
-//   key:{key}     the job asked for under a key (the same list, kind, format and client)
-//   open          the unfinished jobs, a sorted set scored by when each was asked for
-//   lease:{id}    the runner's name, lapsing unless renewed
-//   part:{id}     the rows so far, a list with a page's rows in each element, and
-//   ends:{id}     where each element ends in the file (a sorted set: element → end byte)
-//   result:{id}, result-ends:{id}, size:{id}   the same, once done, and its size
-//   ahead:{id}    the page last read, kept aside while the next is asked for (job-runner.ts)
-// The rows are kept a page to an element, not in one string: a result of any size (the
-// 300,000-video channel's CSV is 250 MB, half of a Redis string's limit), read a piece at a time
-// from any byte (Range) by finding its element in `ends`, so no replica holds a file whole.
-// Each runner's write is a script that first checks the lease is still the runner's, so it is
-// atomic with that check: a runner that lost its lease (it paused longer than the lease and was
-// taken over, or the job was cancelled, which drops the lease) writes nothing more. A page's
-// rows and the record that notes the page go in one step, so a takeover cuts the part back to
-// exactly the pages its record counts (`bytes`) and reads on from `next`. Finished jobs (and
-// their results) lapse by themselves after the kept time.
+// and one at a time runs it. Under `{prefix}jobs:{scope}:` are the record (`job:`), the key it
+// was asked under (`key:`), the unfinished jobs (`open`), the runner's lease (`lease:`), the rows
+// a page to a list element with where each ends (`part:`, `ends:`, then `result:`,
+// `result-ends:`, `size:`), and the page kept aside (`ahead:`). Rows are kept a page an element,
+// so a result of any size is read a piece at a time from any byte. Every write is a script that
+// first checks the lease, so a runner that lost its job writes nothing more.
 
 /** Elements read by one command. */
 const ELEMENTS_A_READ = 16;

@@ -4,15 +4,9 @@ import { luaScript } from './lua-script.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 // Whole-list walks across replicas (whole-list/list-walk.ts): a client's running walks are
-// counted for the whole deployment, so a third walk is refused whichever replica it reaches;
-// and the walks of one list are counted together, so the second reader of a list on any
-// replica joins the first (its pages then come from the shared cache and the claims on pages
-// in flight, shared-pages.ts: the upstream sees one walk). Each walk holds a lease, a member of
-// two sorted sets scored by when it lapses, renewed while the walk runs: a replica that dies
-// mid-walk frees its clients' places when the lease lapses, with no one to clean up after it.
-//
-// While Redis is unreachable each replica counts only its own walks (the registry's own limit
-// per client), and walks are admitted as starting their list.
+// counted for the whole deployment, and a list's readers together, so a second reader on any
+// replica joins the first. Each walk's lease lapses unless renewed, so a replica that dies frees
+// its places by itself. While Redis is unreachable each replica counts only its own walks.
 
 export interface SharedWalkLeases extends WalkLeases {
   acquire(client: string, list: string): Promise<LeaseAnswer>;

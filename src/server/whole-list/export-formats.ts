@@ -8,15 +8,11 @@ import {
   type ListKind,
 } from '../../shared/whole-list.ts';
 
-// The three export formats, written a page of items at a time so that an export of any length
-// streams in constant memory: CSV (RFC 4180: CRLF line ends, a header row, text fields quoted
-// and their quotes doubled), one JSON array, or one URL a line (a batch file for a downloader).
-//
-// A CSV file is mostly opened in a spreadsheet, which is also a way in: a title such as
-// `=HYPERLINK(...)` would be a formula there. So every text field is quoted (a `;` inside is
-// then no separator, in the locales whose spreadsheets split on it) and neutralised
-// (shared/whole-list.ts, spreadsheetSafe); and with `bom`, the file starts with a byte order
-// mark, without which Excel reads UTF-8 as the local code page.
+// The three export formats, written a page of items at a time in constant memory: CSV (RFC 4180),
+// one JSON array, or one URL a line. A CSV is mostly opened in a spreadsheet, where a title such
+// as `=HYPERLINK(...)` would be a formula: every text field is quoted and neutralised
+// (shared/whole-list.ts, spreadsheetSafe). With `bom`, the file starts with a byte order mark,
+// without which Excel reads UTF-8 as the local code page.
 
 /** U+FEFF encoded as UTF-8 at the start of a file: says the file is UTF-8 to Excel. */
 const BYTE_ORDER_MARK = '\uFEFF';

@@ -17,28 +17,13 @@ import {
   type WalkLeases,
 } from './walk-leases.ts';
 
-// Walking a whole list: following its continuation chain (spec §2.6) from the first page to
-// the last, each page through the page source like any lookup: the cache first, then a request
-// already in flight for the same page, then (within the asking client's allowance and the
-// account's quota) one upstream call. So a walk after browsing costs only the pages not yet
-// cached, and walks of one list by many clients cost the upstream one walk: whoever is at the
-// front asks, the others merge into its request or read its page from the cache.
-//
-// A walk holds one page at a time, never the list: what it produces is handed on page by page
-// (a summary folds it, an export streams it), and it stops as soon as its reader stops.
-//
-// The registry counts walks per list (the first opens it, later ones join, the last to leave
-// closes it; progress is the front's) and per client, who may run WALKS_PER_CLIENT at once.
-// Each walk also holds a lease (walk-leases.ts): granted at once for a process alone; with
-// replicas sharing Redis, both counts are kept there too, so they hold for the whole deployment.
-//
-// At most `walksAtOnce` walks run in this process; a walk asked for beyond that waits in line
-// (first come, first served) until one ends, for `queueWaitMs` at most, and is then refused
-// with its place in the line and how long walks have been taking.
-//
-// Once open, a walk may be paid for (pay): its upstream calls then spend the lookups reserved
-// for it rather than new permits (quota/prepaid-calls.ts), and what is left goes back when it
-// ends.
+// Walking a whole list's continuation chain (spec §2.6), each page through the page source like
+// any lookup, so a walk after browsing costs only the pages not cached, and many clients' walks
+// of one list cost the upstream one. A walk holds one page at a time and stops when its reader
+// does. The registry counts walks per list and per client (WALKS_PER_CLIENT), leased across
+// replicas (walk-leases.ts); past `walksAtOnce` a walk waits in line for a while, then is refused.
+// A paid walk's calls spend its reservation (quota/prepaid-calls.ts). Jobs are to take this over
+// (docs/decisions/0005-one-whole-list-engine.md).
 
 export interface WalkedPage<L extends ListKind = ListKind> {
   /** The continuation the page was asked for with; null for the first page. */

@@ -1,22 +1,12 @@
 import type { ListWalk, WalkedPage, WalkEnd } from './list-walk.ts';
 
-// Reading a walk before answering. Once a body's first byte has gone out its status cannot
-// change, and a file has nowhere to say it is short: an export that stops part way can only be
-// cut, which a browser shows as a failed download. A playlist states its length on its first
-// page (spec §3.1), so its export is priced and paid for before it answers (walk-cost.ts,
-// walk-payment.ts) and then streams. A channel's lists state none (spec §4.2, §4.3): their export
-// reads the whole chain first, as far as the window and the client's share pay for now, into a
-// spool of the file's bytes, and answers 200 only once the chain's end is in it. When the walk
-// stops first (the quota, the share, the upstream), or the list outgrows the spool, or reading it
-// takes longer than an answer may wait for its first byte, nothing has been sent and the answer
-// is a problem that points to the job that can do it (shared/job-pointer.ts). The pages read
-// stay in the page cache, so that job (or a later try) reads them for nothing.
-//
-// The spool is bounded three ways: its pages and bytes per export (so one export's memory is
-// bounded), the bytes of every spool in the process together (so many exports at once are too),
-// and the time before the first byte, kept below the HTTP edge's idle timeout (a socket quiet for
-// that long is destroyed, process/http-server.ts). A summary reads the same way, within the same
-// time, and folds each page rather than keeping it.
+// Reading a walk before answering: once a body's first byte is out its status cannot change, so
+// a channel's export (whose length no page states, spec §4.2) reads the whole chain into a spool
+// first and answers 200 only once the chain's end is in it; otherwise the answer is a problem
+// pointing to the job that can do it (shared/job-pointer.ts). The spool is bounded per export,
+// for the whole process, and in time (below the HTTP edge's idle timeout). A summary reads the
+// same way and folds each page. This goes once jobs serve these answers
+// (docs/decisions/0005-one-whole-list-engine.md).
 
 /** How far an export reads before it answers. */
 export interface SpoolLimits {
