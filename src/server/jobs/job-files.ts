@@ -47,9 +47,9 @@ export function jobFiles(dir: string): JobFiles {
   return {
     async append(id, text) {
       await ready();
-      // Written at once rather than through libuv's thread pool: a page's rows (tens of
-      // kilobytes, to the page cache) take microseconds, the pool's round trip most of a
-      // millisecond, on the job's path from one page to the next (bench 18).
+      // Written at once rather than through libuv's thread pool: a page's rows go to the OS's
+      // page cache faster than the pool's round trip, which would sit on the job's path from
+      // one page to the next.
       appendFileSync(part(id), text);
     },
     async cut(id, bytes) {
@@ -65,7 +65,7 @@ export function jobFiles(dir: string): JobFiles {
     async stash(id, continuation, body) {
       await ready();
       // Written over the last in place, through a descriptor kept open: truncating and
-      // rewriting the file each page cost most of a millisecond of the job's pace (bench 18).
+      // rewriting the file each page slowed the job's pace measurably.
       // The first line says the body's length, so a shorter page leaves no tail of the last.
       let fd = aside.get(id);
       if (fd === undefined) aside.set(id, (fd = openSync(ahead(id), 'w')));

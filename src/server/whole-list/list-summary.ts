@@ -12,7 +12,7 @@ import {
 // measure (seconds for videos, videos for a channel's playlists), how many items have no usable
 // value (live streams, a duration the upstream left out: spec §3.4), the average, the median,
 // and the shortest and longest items with their positions. Only the values are kept for the
-// median (8 bytes an item), never the items.
+// median, never the items.
 
 export interface SummaryRange {
   from?: number;

@@ -21,9 +21,9 @@ export interface SpoolLimits {
 const MiB = 2 ** 20;
 
 /**
- * The 10,000-video channel's export is some 9 MB in any format: it fits, as do lists a few times
- * as long; a list past this is exported as a job. Three such files at once fit together, within
- * the working room the memory plan leaves beside the cache (process/memory-plan.ts).
+ * The demo's big channel exports whole in any format, as do lists a few times as long; a list
+ * past this is exported as a job. A few such files at once fit within the working room the
+ * memory plan leaves beside the cache (process/memory-plan.ts).
  */
 export const SPOOL_LIMITS: SpoolLimits = {
   maxPages: 1_000,
