@@ -11,7 +11,15 @@ import { rawQueryOf, readQuery } from './query.ts';
 
 type Json = Record<string, unknown>;
 
-export type OperationTag = 'Lookups' | 'Whole lists' | 'Explorer' | 'Operations' | 'Documentation';
+/** The groups operations come in, each with what the document says of it. */
+export const OPERATION_TAGS = {
+  Lookups: 'One page of a list at a time.',
+  'Whole lists':
+    'Answers that read a list to its end, through the same cache and quota as the lookups.',
+  Explorer: 'What the app itself needs.',
+  Operations: 'For orchestrators and scrapers.',
+  Documentation: 'This document, for tools and for people.',
+};
 
 /** The parameters in one part of a request, as zod reads them, each with what it is for. */
 export interface ParameterSet<Shape extends z.ZodRawShape = z.ZodRawShape> {
@@ -46,7 +54,7 @@ export interface Operation<Deps> {
   requestBody?: { description: string; content: Record<string, Json> };
   /** An OpenAPI path template: `{name}` is a path parameter, several may share a segment. */
   path: string;
-  tag: OperationTag;
+  tag: keyof typeof OPERATION_TAGS;
   summary: string;
   /** Who may call it: anyone, or bearers of the metrics token. */
   security: 'public' | 'metricsToken';

@@ -1,7 +1,7 @@
 import packageJson from '../../../package.json' with { type: 'json' };
 import { PROBLEM_CODES, statusOf, type ProblemCode } from '../../shared/problem-codes.ts';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/problem.ts';
-import { ROUTER_PROBLEMS, type Operation } from '../http/operation.ts';
+import { OPERATION_TAGS, ROUTER_PROBLEMS, type Operation } from '../http/operation.ts';
 import { API_OPERATIONS } from '../routes/api-operations.ts';
 import { componentSchemas, headerRef, parameterObjects, schemaRef } from './component-schemas.ts';
 import { OPERATION_PROSE } from './operation-prose.ts';
@@ -146,17 +146,7 @@ function buildDocument(origin: string | undefined): Json {
     servers: [{ url: origin ?? '/' }],
     // Public unless an operation says otherwise (only /metrics does).
     security: [],
-    tags: [
-      { name: 'Lookups', description: 'One page of a list at a time.' },
-      {
-        name: 'Whole lists',
-        description:
-          'Answers that read a list to its end, through the same cache and quota as the lookups.',
-      },
-      { name: 'Explorer', description: 'What the app itself needs.' },
-      { name: 'Operations', description: 'For orchestrators and scrapers.' },
-      { name: 'Documentation', description: 'This document, for tools and for people.' },
-    ],
+    tags: Object.entries(OPERATION_TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: componentSchemas(),
