@@ -241,8 +241,10 @@ export async function benchMemoryPlan(load: Load): Promise<BenchRow[]> {
     const sides = sideCaches();
     for (const name of Object.keys(unfilled))
       if (!sides.some((cache) => cache.name === name)) throw new Error(`no side cache ${name}`);
-    const unreached =
-      sides.reduce((sum, cache) => sum + cache.mb * (unfilled[cache.name] ?? 0), 0) * MiB;
+    const unreached = sides.reduce(
+      (sum, cache) => sum + cache.bytes * (unfilled[cache.name] ?? 0),
+      0,
+    );
     const reachable = (plan - unreached) / peak;
     return [
       {

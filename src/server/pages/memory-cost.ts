@@ -12,6 +12,8 @@ import type { PageCacheEntry } from './page-entry.ts';
 const BUFFER_BYTES = 232;
 /** An entry's record in an lru-cache (its Map slot and its places in the cache's arrays). */
 export const ENTRY_BYTES = 96;
+/** The same in an lru-cache bounded by a count, whose arrays are allocated whole at start. */
+export const COUNTED_ENTRY_BYTES = 64;
 /** A stored page's or render's record, with its timestamps and its table of compressed copies. */
 const RECORD_BYTES = 256;
 /** The settled promise a compressed copy is kept in. */
@@ -22,8 +24,12 @@ export const KEPT_COPY_BYTES = PROMISE_BYTES + BUFFER_BYTES;
 /** Bytes of a string: a header and its characters, one byte each unless any is beyond Latin-1. */
 export function stringBytes(text: string): number {
   // eslint-disable-next-line no-control-regex
-  const width = /[^\u0000-\u00ff]/.test(text) ? 2 : 1;
-  return 16 + Math.ceil((text.length * width) / 8) * 8;
+  return textBytes(text.length, /[^\u0000-\u00ff]/.test(text));
+}
+
+/** Bytes of a string of `length` characters, `wide` when any is beyond Latin-1. */
+export function textBytes(length: number, wide = false): number {
+  return 16 + Math.ceil((length * (wide ? 2 : 1)) / 8) * 8;
 }
 
 /** Bytes a Buffer keeps alive: its objects and the whole block it is a view on. */

@@ -58,8 +58,8 @@ describe('the memory plan said at start', () => {
 
   it('counts every other cache at its bound, and refuses a container they leave no room in', () => {
     const sideCaches = [
-      { name: 'preview cards', bound: '16 MiB of PNG', mb: 16 },
-      { name: 'feed tails', bound: '8 MiB', mb: 8 },
+      { name: 'preview cards', bound: '16 MiB of PNG', bytes: 16 * MB },
+      { name: 'feed tails', bound: '8 MiB', bytes: 8 * MB },
     ];
     const plan = memoryPlan({
       cacheMaxBytes: 64 * MB,

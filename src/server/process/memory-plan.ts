@@ -18,13 +18,13 @@ export const WORKING_ROOM_MB = 50;
 export const HEAP_FLOOR_MB = 512;
 
 /**
- * A cache beside the page cache, with its bound and the most that bound lets it hold (the
+ * A cache beside the page cache, with its bound and the bytes that bound lets it hold (the
  * renders kept with pages, and their previews, are charged to the page cache itself).
  */
 export interface SideCache {
   name: string;
   bound: string;
-  mb: number;
+  bytes: number;
 }
 
 export interface MemoryPlan {
@@ -52,7 +52,7 @@ export function memoryPlan(input: {
   sideCaches?: readonly SideCache[];
 }): MemoryPlan {
   const sideCaches = input.sideCaches ?? [];
-  const sideMb = Math.ceil(sideCaches.reduce((sum, cache) => sum + cache.mb, 0));
+  const sideMb = Math.ceil(sideCaches.reduce((sum, cache) => sum + cache.bytes, 0) / MB);
   const cacheMb = Math.ceil(input.cacheMaxBytes / MB);
   const heapLimitMb = Math.floor(input.heapLimitBytes / MB);
   const containerMb =

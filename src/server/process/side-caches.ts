@@ -2,68 +2,74 @@ import { CARDS_MAX_BYTES } from '../cards/preview-cards.ts';
 import { MAX_DATES, MAX_TAILS } from '../feeds/feed-source.ts';
 import { FEED_SIZE } from '../feeds/playlist-tail.ts';
 import { MAX_FAILING_PAGES } from '../pages/failure-backoff.ts';
+import { COUNTED_ENTRY_BYTES, textBytes } from '../pages/memory-cost.ts';
 import { MAX_PAGELESS } from '../rendering/app-html.ts';
 import { MAX_CHANNEL_TITLES, MAX_TITLE_LENGTH } from '../rendering/channel-titles.ts';
 import type { SideCache } from './memory-plan.ts';
 
 // The caches beside the page cache, each at the most its bound lets it hold, for the memory
 // plan said at start. The page cache's own entries carry their renders and previews (charged
-// to CACHE_MAX_BYTES); these are bounded by a count or their own bytes. Per-entry sizes are V8's
-// cost of the objects held (a string of n characters takes about n bytes, or 2n outside Latin-1;
-// an object or Map entry some 40 to 80 bytes), rounded up. libvips' own operation cache is off.
-
-const MB = 2 ** 20;
+// to CACHE_MAX_BYTES); these are bounded by a count or their own bytes, each entry at V8's cost
+// of what it holds (memory-cost.ts where it is strings), rounded up. libvips' own operation
+// cache is off.
 
 /**
  * A playlist item held in a feed's tail: its strings (title, description, names, IDs) and
- * objects; bench memory's heap grew about 48 KB per further tail of 50 items.
+ * objects, as bench memory's heap grew per further tail.
  */
 const FEED_ITEM_BYTES = 1_000;
+/** A feed item's first date: its key, the Date and its entry. */
+const FIRST_DATE_BYTES = 160;
+/** A channel's name at its longest, in any script, keyed by the channel's ID. */
+const CHANNEL_TITLE_BYTES =
+  COUNTED_ENTRY_BYTES + textBytes('UC'.length + 22) + textBytes(MAX_TITLE_LENGTH, true);
+/** A failing page's back-off: its key, its record and the problem it answers with. */
+const FAILING_PAGE_BYTES = 300;
 /**
  * What drawing cards loads once, beside the cards kept: libvips and Pango's own memory, and the
- * card fonts mapped from their files. Bench memory, with two malloc arenas (start.ts): 97 MiB
- * more resident after 300 cards (8 MiB of them kept), 112 MiB after 1,200 (16 MiB kept).
+ * card fonts mapped from their files, as bench memory measured it with two malloc arenas.
  */
-const CARD_DRAWING_MB = 96;
-/** A stored render of a view: its brotli copy (stored-render.ts), about 20 KB for a large list. */
+const CARD_DRAWING_BYTES = 96 * 2 ** 20;
+/** A stored render of a view: its brotli copy (stored-render.ts), as a large list's. */
 const PAGELESS_RENDER_BYTES = 25 * 1024;
 
 export function sideCaches(): SideCache[] {
+  const count = (n: number) => n.toLocaleString('en');
   return [
     {
       name: 'preview cards',
-      bound: `${CARDS_MAX_BYTES / MB} MiB of PNG`,
-      mb: CARDS_MAX_BYTES / MB,
+      bound: `${CARDS_MAX_BYTES / 2 ** 20} MiB of PNG`,
+      bytes: CARDS_MAX_BYTES,
     },
     {
       name: 'drawing cards (libvips, Pango, the card fonts)',
       bound: 'loaded with the first card drawn',
-      mb: CARD_DRAWING_MB,
+      bytes: CARD_DRAWING_BYTES,
     },
     {
       name: 'feed tails',
-      bound: `${MAX_TAILS.toLocaleString('en')} playlists × ${FEED_SIZE} items`,
-      mb: (MAX_TAILS * FEED_SIZE * FEED_ITEM_BYTES) / MB,
+      bound: `${count(MAX_TAILS)} playlists × ${FEED_SIZE} items`,
+      bytes: MAX_TAILS * FEED_SIZE * FEED_ITEM_BYTES,
     },
     {
       name: 'feed items’ first dates',
-      bound: `${MAX_DATES.toLocaleString('en')} dates`,
-      mb: (MAX_DATES * 160) / MB,
+      bound: `${count(MAX_DATES)} dates`,
+      bytes: MAX_DATES * FIRST_DATE_BYTES,
     },
     {
       name: 'channel titles',
-      bound: `${MAX_CHANNEL_TITLES.toLocaleString('en')} names of at most ${MAX_TITLE_LENGTH} characters`,
-      mb: (MAX_CHANNEL_TITLES * (2 * MAX_TITLE_LENGTH + 120)) / MB,
+      bound: `${count(MAX_CHANNEL_TITLES)} names of at most ${MAX_TITLE_LENGTH} characters`,
+      bytes: MAX_CHANNEL_TITLES * CHANNEL_TITLE_BYTES,
     },
     {
       name: 'failing pages’ back-off',
-      bound: `${MAX_FAILING_PAGES.toLocaleString('en')} pages`,
-      mb: (MAX_FAILING_PAGES * 300) / MB,
+      bound: `${count(MAX_FAILING_PAGES)} pages`,
+      bytes: MAX_FAILING_PAGES * FAILING_PAGE_BYTES,
     },
     {
       name: 'renders without a page',
       bound: `${MAX_PAGELESS} renders`,
-      mb: (MAX_PAGELESS * PAGELESS_RENDER_BYTES) / MB,
+      bytes: MAX_PAGELESS * PAGELESS_RENDER_BYTES,
     },
-  ].map((cache) => ({ ...cache, mb: Math.round(cache.mb * 10) / 10 }));
+  ];
 }
