@@ -40,9 +40,9 @@ import {
   type WholeListOptions,
 } from './whole-list.ts';
 
-// The explorer's HTTP API as one table: for each operation its path, parameters (zod schemas,
-// the lookups' those they are checked with), handler, the answers and problem codes it can give,
-// and its summary. The router registers the table
+// The explorer's HTTP API as one table: for each operation its path, its parameters as zod
+// schemas (a lookup's input is checked with these very ones), its handler, the answers and
+// problem codes it can give, and its summary. The router registers the table
 // (process/create-server-app.ts), the OpenAPI document is generated from it (openapi/), and the
 // tests hold every route's answers to what its row declares. The prose that explains each
 // operation to a reader is the document's (openapi/operation-prose.ts).
