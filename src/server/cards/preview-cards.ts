@@ -23,7 +23,7 @@ import { translationsFor } from '../rendering/translations.ts';
 import { catalogLocaleOf, DEFAULT_LOCALE, LANGUAGE_PARAM } from '../../shared/locales.ts';
 import { THUMBNAIL_PREFIX, type ThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
 import { CARDS_PREFIX, HOME_CARD } from './card-address.ts';
-import { NO_CARD_STORE, type CardStore } from './card-store.ts';
+import type { CardStore } from './card-store.ts';
 import type { CardContent } from './card-image.ts';
 
 // Preview cards: the image a shared link unfurls with, one per view (`/cards<view path>.png`,
@@ -34,9 +34,9 @@ import type { CardContent } from './card-image.ts';
 // cached. Thumbnails come through the embedded catalogue's proxy; an absolute thumbnail URL (the
 // real service's) is not fetched by the server, and its tile is left plain.
 //
-// Drawn cards are kept (in memory, least recently used out, bounded in bytes, and for replicas
-// through Redis) under a key made of what they show, so a list whose data changes gets a new
-// card, and an unchanged one is drawn once.
+// Drawn cards are kept (in memory, least recently used out, bounded in bytes, and in the card
+// store the composition root hands in) under a key made of what they show, so a list whose data
+// changes gets a new card, and an unchanged one is drawn once.
 
 export type CardAnswer =
   | { kind: 'card'; png: Buffer; etag: string }
@@ -55,12 +55,12 @@ export interface PreviewCardOptions {
   channelTitles?: Pick<ChannelTitles, 'get'>;
   thumbnails: Pick<ThumbnailProxy, 'fetch'> | null;
   /** Where cards drawn here are kept for other replicas, and theirs found (card-store.ts). */
-  store?: CardStore;
+  store: CardStore;
   /**
    * Each client's allowance of new cards (a card is a render: the composition root passes the
-   * render allowance); cards kept here or by another replica are free. Unset: not limited.
+   * render allowance); cards kept here or by another replica are free.
    */
-  drawLimit?: ClientRateLimit;
+  drawLimit: ClientRateLimit;
   /** Bytes of drawn cards kept. */
   maxBytes?: number;
 }
@@ -94,7 +94,7 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
     pageSource,
     channelTitles,
     thumbnails,
-    store = NO_CARD_STORE,
+    store,
     drawLimit,
     maxBytes = CARDS_MAX_BYTES,
   } = options;
@@ -208,7 +208,7 @@ export function createPreviewCards(options: PreviewCardOptions): PreviewCards {
       kept.set(key, card);
       return { kind: 'card', ...card };
     }
-    const allowed = drawLimit === undefined ? { ok: true as const } : await drawLimit.take(client);
+    const allowed = await drawLimit.take(client);
     if (!allowed.ok) return { kind: 'limited', retryAfterSeconds: allowed.retryAfterSeconds };
     // Someone may have started drawing it while the allowance was asked.
     const started = drawing.get(key);
