@@ -1,5 +1,4 @@
 import { hash } from 'node:crypto';
-import { rightSized } from '../pages/memory-cost.ts';
 import { compress, COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './compression.ts';
 import { respond, type Answer, type HeaderRecord } from './responses.ts';
 
@@ -20,6 +19,18 @@ export interface Representation {
 /** What `sendRepresentation` needs of the request. */
 export interface RequestHeaders {
   header(name: string): string | undefined;
+}
+
+/**
+ * `buffer`, or a copy of it in a block of its own when it is a view on a larger one, so that
+ * keeping it keeps alive only its own bytes. The copy costs one memcpy, once per stored page.
+ */
+export function rightSized(buffer: Buffer): Buffer {
+  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return buffer;
+  // allocUnsafeSlow never takes from the shared pool; every byte is overwritten at once.
+  const copy = Buffer.allocUnsafeSlow(buffer.length);
+  buffer.copy(copy);
+  return copy;
 }
 
 export const etagOf = (body: Buffer) => `"${hash('sha1', body, 'base64url')}"`;

@@ -1,4 +1,4 @@
-import { rightSized } from './memory-cost.ts';
+import { rightSized } from '../http/representation.ts';
 import type { PageCacheEntry, StoredPage } from './page-entry.ts';
 
 // A cache entry as bytes, for the tiers beyond this process's memory (Redis for replicas, the

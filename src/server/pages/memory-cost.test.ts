@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compress } from '../http/compression.ts';
-import { encodeOnce, etagOf } from '../http/representation.ts';
+import { encodeOnce, etagOf, rightSized } from '../http/representation.ts';
 import {
   bufferBytes,
   ENTRY_BYTES,
   entryCost,
   KEPT_COPY_BYTES,
-  rightSized,
   stringBytes,
   stringMapCost,
 } from './memory-cost.ts';

@@ -38,18 +38,6 @@ export function bufferBytes(buffer: Buffer): number {
 }
 
 /**
- * `buffer`, or a copy of it in a block of its own when it is a view on a larger one, so that
- * keeping it keeps alive only its own bytes. The copy costs one memcpy, once per stored page.
- */
-export function rightSized(buffer: Buffer): Buffer {
-  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return buffer;
-  // allocUnsafeSlow never takes from the shared pool; every byte is overwritten at once.
-  const copy = Buffer.allocUnsafeSlow(buffer.length);
-  buffer.copy(copy);
-  return copy;
-}
-
-/**
  * What an entry of the page cache occupies, the one measure the cache charges it: the cache's
  * record and key, and a page's record, body, validator, compressed copies and what is kept
  * beside it (its renders), or a refusal's record and words.

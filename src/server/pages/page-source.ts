@@ -5,7 +5,7 @@ import type { AnyPage, UpstreamClient } from '../upstream/client.ts';
 import { problemFor } from '../upstream/failure.ts';
 import type { Lookup } from '../upstream/lookup.ts';
 import { withheld, type Admission, type CallPass } from './admission.ts';
-import { rightSized } from './memory-cost.ts';
+import { rightSized } from '../http/representation.ts';
 import {
   cacheKey,
   refusalAnswer,

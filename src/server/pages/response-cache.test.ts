@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entryCost, rightSized, stringBytes } from './memory-cost.ts';
+import { rightSized } from '../http/representation.ts';
+import { entryCost, stringBytes } from './memory-cost.ts';
 import type { StoredPage } from './page-entry.ts';
 import { createResponseCache, dropBeside, growBeside, keepBeside } from './response-cache.ts';
 

@@ -3,7 +3,8 @@ import { brotliDecompress } from 'node:zlib';
 import { compress, negotiateEncoding } from '../http/compression.ts';
 import { etagOf, notModified, variantTag } from '../http/representation.ts';
 import type { Answer, HeaderRecord } from '../http/responses.ts';
-import { KEPT_COPY_BYTES, rightSized } from '../pages/memory-cost.ts';
+import { KEPT_COPY_BYTES } from '../pages/memory-cost.ts';
+import { rightSized } from '../http/representation.ts';
 import { growBeside } from '../pages/response-cache.ts';
 
 // A server render as it is kept: its brotli copy alone. A rendered list view's HTML is large
