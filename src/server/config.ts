@@ -174,7 +174,7 @@ export interface ServerConfig {
   quotaWindowSeconds: number;
   /** The share of the window's budget jobs leave to readers (JOB_READER_RESERVE). */
   jobReaderReserve: number;
-  /** The directory of the quota journal (without Redis); null: the window in memory only. */
+  /** The directory of the state file (without Redis); null: the window, pages and jobs in memory. */
   stateDir: string | null;
   clientRateLimit: { burst: number; perSecond: number };
   /** The part of the window's quota one client may spend (quota/client-shares.ts). */

@@ -172,7 +172,7 @@ export async function startExplorerFixture(
     CATALOGUE_API_SECRET: apiSecret,
   };
   // The hour's spending in memory: each explorer of a test starts from a fresh hour, unless
-  // the test gives it a quota journal of its own (STATE_DIR).
+  // the test gives it a state file of its own (STATE_DIR).
   const envFor = (env: ExplorerEnv) =>
     defined({ CATALOGUE_DATA_DIR: dataDir, STATE_DIR: '', ...upstreamEnv, ...env });
   const faults = (init: RequestInit) =>

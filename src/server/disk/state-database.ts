@@ -28,7 +28,7 @@ const isDamage = (error: unknown) => {
 
 /**
  * Opens (or creates) the database at `path` with `schema` (idempotent SQL), checked page by page;
- * null when no usable file can be had there. `what` names it in the log ("the quota journal").
+ * null when no usable file can be had there. `what` names it in the log ("the state file").
  */
 export function openStateDatabase(
   path: string,

@@ -40,10 +40,8 @@ export function openLocalJobStore(options: {
   );
   return {
     ...store,
-    // The database is handed over: it closes with the store.
     async close() {
       await store.close();
-      db?.close();
       if (temporary !== null) rmSync(temporary, { recursive: true, force: true });
     },
   };

@@ -73,9 +73,6 @@ export function memoryJobRecords(): JobRecords {
   };
 }
 
-/** STATE_DIR's file of job records. */
-export const JOBS_FILE = 'explorer-jobs.sqlite';
-
 export const JOB_RECORDS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS jobs (
     scope TEXT NOT NULL,

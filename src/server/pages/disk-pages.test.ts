@@ -5,11 +5,12 @@ import { DatabaseSync } from 'node:sqlite';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { etagOf } from '../http/representation.ts';
-import { openDiskPages, PAGES_FILE, type DiskPages } from './disk-pages.ts';
+import { openStateFile, STATE_FILE } from '../process/state-file.ts';
+import { openDiskPages, type DiskPages } from './disk-pages.ts';
 import type { StoredPage } from './page-entry.ts';
 
 let dir: string;
-const opened: DiskPages[] = [];
+const opened: Array<{ store: DiskPages; db: DatabaseSync }> = [];
 const logged: string[] = [];
 const logger = {
   warn: (_: object, msg?: string) => logged.push(`warn ${msg}`),
@@ -17,7 +18,10 @@ const logger = {
 };
 
 afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
+  for (const { store, db } of opened.splice(0)) {
+    store.close();
+    db.close();
+  }
   rmSync(dir, { recursive: true, force: true });
   logged.length = 0;
 });
@@ -28,10 +32,18 @@ const UPSTREAM_B = 'b'.repeat(32);
 
 function open(maxBytes = 1 << 20, now = () => 1_000_000, scope = UPSTREAM_A) {
   dir ??= mkdtempSync(join(tmpdir(), 'disk-pages-'));
-  const store = openDiskPages(join(dir, PAGES_FILE), { maxBytes, scope, logger, now });
-  if (store === null) throw new Error('expected a store');
-  opened.push(store);
+  const db = openStateFile(dir, logger, now);
+  if (db === null) throw new Error('expected a database');
+  const store = openDiskPages(db, join(dir, STATE_FILE), { maxBytes, scope, logger, now });
+  opened.push({ store, db });
   return store;
+}
+
+/** Closes the store opened last, and its database, as a stopping process does. */
+function closeLast() {
+  const { store, db } = opened.pop()!;
+  store.close();
+  db.close();
 }
 
 function page(text: string, freshUntil = 2_000_000): StoredPage {
@@ -55,7 +67,7 @@ describe('pages on disk', () => {
     // Before the write: served from what is pending.
     expect(first.entry('playlist PL1 ')).toMatchObject({ kind: 'page', freshUntil: 2_000_000 });
     await nextTurn();
-    opened.pop()?.close();
+    closeLast();
     const again = open();
     const read = again.read('playlist PL1 ') as { entry?: StoredPage };
     expect(read.entry?.body.toString()).toBe(page('one').body.toString());
@@ -69,7 +81,7 @@ describe('pages on disk', () => {
     store.store('k', page('good'), 60_000);
     await nextTurn();
     // Another hand flips bytes inside the stored body.
-    const raw = new DatabaseSync(join(dir, PAGES_FILE));
+    const raw = new DatabaseSync(join(dir, STATE_FILE));
     raw.exec(`UPDATE pages SET entry = CAST(replace(entry, 'good', 'evil') AS BLOB)`);
     raw.close();
     expect(store.entry('k')).toBeUndefined();
@@ -82,13 +94,13 @@ describe('pages on disk', () => {
     const first = open();
     first.store('playlist PL1 ', page('from A'), 60_000);
     await nextTurn();
-    opened.pop()?.close();
+    closeLast();
 
     const other = open(undefined, undefined, UPSTREAM_B);
     expect(other.entry('playlist PL1 ')).toBeUndefined();
     other.store('playlist PL1 ', page('from B'), 60_000);
     await nextTurn();
-    opened.pop()?.close();
+    closeLast();
 
     const back = open();
     const read = back.read('playlist PL1 ') as { entry?: StoredPage };

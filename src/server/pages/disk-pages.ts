@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
+import type { StateLogger } from '../disk/state-database.ts';
 import { etagOf } from '../http/representation.ts';
 import { decodeEntry, encodeEntry } from './entry-codec.ts';
 import type { PageCacheEntry } from './page-entry.ts';
@@ -14,8 +14,6 @@ import { NO_SECOND_LEVEL, NOTHING_READ, type SecondLevel } from './second-level.
 // Each row is keyed by its upstream (disk/upstream-scope.ts): a store reads its own upstream's
 // rows only, and the others' stay (switching back finds them warm), sharing the limit.
 
-export const PAGES_FILE = 'explorer-pages.sqlite';
-
 export interface DiskPages extends SecondLevel {
   stats(): { entries: number; bytes: number; failed: boolean };
   /** Writes what is pending, then closes the file. */
@@ -27,9 +25,11 @@ const TOUCH_EVERY_MS = 60_000;
 /** When full, the least recently used go until the store is this far below its limit. */
 const EVICT_TO = 0.9;
 
-// The store's size is kept by triggers beside the pages, so that neither a write nor an
-// eviction has to read a row back to know what it changed.
-const SCHEMA = `
+/**
+ * The page store's tables, in STATE_DIR's database (process/state-file.ts). Its size is kept by
+ * triggers beside the pages, so that neither a write nor an eviction reads a row back.
+ */
+export const PAGES_SCHEMA = `
   CREATE TABLE IF NOT EXISTS pages (
     key TEXT PRIMARY KEY,
     entry BLOB NOT NULL,
@@ -62,31 +62,15 @@ interface Row {
   used_ms: number;
 }
 
-/** Opens (or creates) the store at `path`; null when no usable file can be had (logged). */
+/** The page store in `db` (at `path`, for the log), holding `scope`'s pages only. */
 export function openDiskPages(
-  path: string,
-  options: { maxBytes: number; scope: string; logger: StateLogger; now?: () => number },
-): DiskPages | null {
-  const { maxBytes, scope, logger, now = Date.now } = options;
-  const db = openStateDatabase(
-    path,
-    SCHEMA,
-    { name: 'the page store', without: 'pages are kept in memory only' },
-    logger,
-    now,
-  );
-  return db === null ? null : diskPagesOver(db, path, `${scope}:`, maxBytes, logger, now);
-}
-
-function diskPagesOver(
   db: DatabaseSync,
   path: string,
-  /** Before every key this store reads or writes: its upstream's rows only. */
-  prefix: string,
-  maxBytes: number,
-  logger: StateLogger,
-  now: () => number,
+  options: { maxBytes: number; scope: string; logger: StateLogger; now?: () => number },
 ): DiskPages {
+  const { maxBytes, scope, logger, now = Date.now } = options;
+  /** Before every key this store reads or writes: its upstream's rows only. */
+  const prefix = `${scope}:`;
   const get = db.prepare('SELECT entry, expires_ms, used_ms FROM pages WHERE key = ?');
   const put = db.prepare(
     `INSERT INTO pages (key, entry, bytes, expires_ms, used_ms) VALUES (?, ?, ?, ?, ?)
@@ -213,7 +197,6 @@ function diskPagesOver(
     close() {
       if (flushing !== undefined) clearImmediate(flushing);
       flush();
-      db.close();
     },
   };
 }

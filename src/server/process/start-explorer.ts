@@ -26,13 +26,12 @@ import { createMetrics, type ExplorerMetrics } from '../observability/metrics.ts
 import { createLocalState, type DeploymentState } from '../shared-state/deployment-state.ts';
 import { buildPageSource } from '../pages/build-page-source.ts';
 import { createThumbnailProxy } from '../upstream/thumbnail-proxy.ts';
-import { openDiskPages, PAGES_FILE } from '../pages/disk-pages.ts';
-import { openQuotaJournal, QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
+import { openDiskPages } from '../pages/disk-pages.ts';
+import { openQuotaJournal } from '../quota/quota-journal.ts';
 import { lockStateDir, StateDirUnlockable, type StateDirLock } from '../disk/state-dir-lock.ts';
 import { upstreamScope } from '../disk/upstream-scope.ts';
 import { buildJobs, openLocalJobStore } from '../jobs/build-jobs.ts';
-import { JOB_RECORDS_SCHEMA, JOBS_FILE } from '../jobs/job-records.ts';
-import { openStateDatabase } from '../disk/state-database.ts';
+import { openStateFile, STATE_FILE } from './state-file.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import {
   createRoundTrip,
@@ -149,39 +148,24 @@ async function assembleExplorer(
   // (disk/upstream-scope.ts). Chosen here, once; the Redis client and its limiter library load
   // only in a replica that has Redis.
   const scope = upstreamScope(config.upstream);
+  // A process alone keeps the window, the pages and the jobs in STATE_DIR's one database.
+  const localState = () => {
+    const db = config.stateDir === null ? null : openStateFile(config.stateDir, logger);
+    const path = config.stateDir === null ? '' : join(config.stateDir, STATE_FILE);
+    return createLocalState({
+      ...config,
+      stateFile: db,
+      journal: db === null ? null : openQuotaJournal(db, path, scope, logger),
+      pages:
+        db === null || config.diskCacheMaxBytes === 0
+          ? null
+          : openDiskPages(db, path, { maxBytes: config.diskCacheMaxBytes, scope, logger }),
+      jobStore: openLocalJobStore({ stateDir: config.stateDir, db, scope }),
+    });
+  };
   const state: DeploymentState =
     config.redis === null
-      ? createLocalState({
-          ...config,
-          journal:
-            config.stateDir === null
-              ? null
-              : openQuotaJournal(join(config.stateDir, QUOTA_JOURNAL_FILE), scope, logger),
-          pages:
-            config.stateDir === null || config.diskCacheMaxBytes === 0
-              ? null
-              : openDiskPages(join(config.stateDir, PAGES_FILE), {
-                  maxBytes: config.diskCacheMaxBytes,
-                  scope,
-                  logger,
-                }),
-          jobStore: openLocalJobStore({
-            stateDir: config.stateDir,
-            db:
-              config.stateDir === null
-                ? null
-                : openStateDatabase(
-                    join(config.stateDir, JOBS_FILE),
-                    JOB_RECORDS_SCHEMA,
-                    {
-                      name: 'the jobs file',
-                      without: 'jobs are kept in memory, for this process only',
-                    },
-                    logger,
-                  ),
-            scope,
-          }),
-        })
+      ? localState()
       : (await import('../shared-state/shared-state.ts')).createSharedState({
           config: config.redis,
           quotaBudget: config.quotaBudget,

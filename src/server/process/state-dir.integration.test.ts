@@ -21,9 +21,8 @@ import {
   startTestUpstream,
   type TestUpstream,
 } from '../../test-support/test-upstream.ts';
-import { PID_FILE } from '../disk/state-dir-lock.ts';
-import { PAGES_FILE } from '../pages/disk-pages.ts';
-import { QUOTA_JOURNAL_FILE } from '../quota/quota-journal.ts';
+import { LOCK_FILE, PID_FILE } from '../disk/state-dir-lock.ts';
+import { STATE_FILE } from './state-file.ts';
 import { STRESS_RUNS } from '../../test-support/stress.ts';
 
 // STATE_DIR across restarts, as an operator meets it: `node src/server/index.ts` killed outright
@@ -126,18 +125,22 @@ describe('the hour kept on disk', () => {
     await stop(again);
   });
 
-  it('a journal that is not a database is moved aside, said so, and the server serves', async () => {
-    brokenStateDir(QUOTA_JOURNAL_FILE);
+  it('a state file that is not a database is moved aside, said so, and the server serves', async () => {
+    brokenStateDir(STATE_FILE);
     const child = fixture.spawn(env());
     const url = await child.listening();
     const lookup = await fetch(`${url}/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`);
     expect(lookup.status).toBe(200);
-    // A fresh journal took its place, and keeps the hour from now on: after a restart, the
-    // lookup made before (the cost's first page is that page, kept on disk).
-    expectMovedAside(child, QUOTA_JOURNAL_FILE, 'the quota journal');
+    expectMovedAside(child, STATE_FILE, 'the state file');
+    // A fresh file took its place, and keeps the hour and the pages from now on: after a
+    // restart, the lookup made before counts (the cost's first page is that page, kept on
+    // disk), and the page is served without another upstream call.
     await crash(child, url);
     const again = fixture.spawn(env());
-    expect(await remaining(await again.listening())).toBe(BUDGET - 1);
+    const warm = await again.listening();
+    expect(await remaining(warm)).toBe(BUDGET - 1);
+    expect((await fetch(`${warm}/api/v1/playlist?id=${FIXTURE_IDS.playlist100}`)).status).toBe(200);
+    expect(fixture.upstream.hits()).toBe(1);
     await stop(again);
   });
 });
@@ -149,6 +152,12 @@ describe('the pages kept on disk', () => {
     const url = await first.listening();
     await readPages(url, 5);
     expect(fixture.upstream.hits()).toBe(5);
+    // One database for the window, the pages and the jobs, beside the lock.
+    expect(
+      readdirSync(stateDir)
+        .filter((name) => /\.(sqlite|lock)$/.test(name))
+        .sort(),
+    ).toEqual([LOCK_FILE, STATE_FILE].sort());
     await crash(first, url);
 
     const again = fixture.spawn(env());
@@ -158,21 +167,6 @@ describe('the pages kept on disk', () => {
     // The sixth page was never read: that one is asked for.
     await readPages(warm, 6);
     expect(fixture.upstream.hits()).toBe(6);
-    await stop(again);
-  });
-
-  it('a page store that is not a database is moved aside, said so, and the server serves', async () => {
-    brokenStateDir(PAGES_FILE);
-    const child = fixture.spawn(env());
-    const url = await child.listening();
-    await readPages(url, 2);
-    expect(fixture.upstream.hits()).toBe(2);
-    expectMovedAside(child, PAGES_FILE, 'the page store');
-    // The fresh store in its place keeps pages from now on.
-    await crash(child, url);
-    const again = fixture.spawn(env());
-    await readPages(await again.listening(), 2);
-    expect(fixture.upstream.hits()).toBe(2);
     await stop(again);
   });
 });

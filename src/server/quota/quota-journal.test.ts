@@ -3,17 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQuotaGuard } from './quota-guard.ts';
-import { openQuotaJournal, type QuotaJournal } from './quota-journal.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { openStateFile, STATE_FILE } from '../process/state-file.ts';
+import { openQuotaJournal } from './quota-journal.ts';
 
 // The journal over a real SQLite file, read back by a new guard as a restarted process would.
 
 const silent = { warn() {}, error() {} };
 let dir: string;
-let journals: QuotaJournal[] = [];
+let files: DatabaseSync[] = [];
 
 afterEach(() => {
-  for (const journal of journals) journal.close();
-  journals = [];
+  for (const db of files) db.close();
+  files = [];
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -22,9 +24,9 @@ const UPSTREAM_A = 'a'.repeat(32);
 const UPSTREAM_B = 'b'.repeat(32);
 
 function open(now: () => number, scope = UPSTREAM_A) {
-  const journal = openQuotaJournal(join(dir, 'state.sqlite'), scope, silent, now)!;
-  journals.push(journal);
-  return journal;
+  const db = openStateFile(dir, silent, now)!;
+  files.push(db);
+  return openQuotaJournal(db, join(dir, STATE_FILE), scope, silent, now);
 }
 
 describe('the quota journal', () => {

@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openStateDatabase, type StateLogger } from '../disk/state-database.ts';
+import type { StateLogger } from '../disk/state-database.ts';
 import { HOUR_SECONDS, windowLayout } from './quota-window.ts';
 
 // The window's spending on disk, for a process alone: every call a budget lets through is
@@ -23,51 +23,34 @@ export interface QuotaJournal {
    * the calls of its span (quota-window.ts) are read back.
    */
   budget(name: string, windowSeconds?: number): BudgetJournal;
-  close(): void;
 }
-
-/** The journal's file in STATE_DIR. */
-export const QUOTA_JOURNAL_FILE = 'explorer-state.sqlite';
 
 /** Rows older than the window go, at most this often (they are harmless meanwhile). */
 const PRUNE_EVERY_MS = 60_000;
 
+/** The journal's tables, in STATE_DIR's database (process/state-file.ts). */
+export const QUOTA_JOURNAL_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS budget_calls (
+    budget TEXT NOT NULL,
+    second INTEGER NOT NULL,
+    calls INTEGER NOT NULL,
+    PRIMARY KEY (budget, second)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS budget_pause (
+    budget TEXT PRIMARY KEY,
+    until_ms INTEGER NOT NULL
+  ) WITHOUT ROWID;`;
+
 /**
- * Opens (or creates) the journal at `path`, for the upstream whose rows are keyed `scope`
- * (disk/upstream-scope.ts). Null when there is no usable file there: it is then moved aside
- * (`<path>.broken-<time>`) when it is damaged, and the reason logged.
+ * The journal in `db` (at `path`, for the log), for the upstream whose rows are keyed `scope`
+ * (disk/upstream-scope.ts).
  */
 export function openQuotaJournal(
-  path: string,
-  scope: string,
-  logger: StateLogger,
-  now: () => number = Date.now,
-): QuotaJournal | null {
-  const db = openStateDatabase(
-    path,
-    `CREATE TABLE IF NOT EXISTS budget_calls (
-       budget TEXT NOT NULL,
-       second INTEGER NOT NULL,
-       calls INTEGER NOT NULL,
-       PRIMARY KEY (budget, second)
-     ) WITHOUT ROWID;
-     CREATE TABLE IF NOT EXISTS budget_pause (
-       budget TEXT PRIMARY KEY,
-       until_ms INTEGER NOT NULL
-     ) WITHOUT ROWID;`,
-    { name: 'the quota journal', without: 'the window is kept in memory only' },
-    logger,
-    now,
-  );
-  return db === null ? null : journalOver(db, path, scope, logger, now);
-}
-
-function journalOver(
   db: DatabaseSync,
   path: string,
   scope: string,
   logger: StateLogger,
-  now: () => number,
+  now: () => number = Date.now,
 ): QuotaJournal {
   const add = db.prepare(
     `INSERT INTO budget_calls (budget, second, calls) VALUES (?, ?, ?)
@@ -126,6 +109,5 @@ function journalOver(
         pause: (untilMs) => write(setPause, name, untilMs),
       };
     },
-    close: () => db.close(),
   };
 }

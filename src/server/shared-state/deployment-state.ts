@@ -1,3 +1,4 @@
+import type { DatabaseSync } from 'node:sqlite';
 import type { Registry } from 'prom-client';
 import { NO_CARD_STORE, type CardStore } from '../cards/card-store.ts';
 import type { JobStore } from '../jobs/job-store.ts';
@@ -55,6 +56,8 @@ export interface LocalStateSettings {
   pages?: DiskPages | null;
   /** This process's jobs (jobs/build-jobs.ts openLocalJobStore). */
   jobStore: JobStore;
+  /** STATE_DIR's database the journal, pages and jobs are kept in: closed after them. */
+  stateFile?: DatabaseSync | null;
 }
 
 /**
@@ -85,8 +88,8 @@ export function createLocalState(settings: LocalStateSettings): DeploymentState 
     registerMetrics() {},
     close: async () => {
       await settings.jobStore.close();
-      journal?.close();
       settings.pages?.close();
+      settings.stateFile?.close();
     },
   };
 }
