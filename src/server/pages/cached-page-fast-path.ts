@@ -5,27 +5,17 @@ import { representationAnswer, variantFor, type Variant } from '../http/represen
 import { withSecurityHeaders, type Answer } from '../http/responses.ts';
 import { elapsedMs, type RequestLogger } from '../observability/request-log.ts';
 import type { PageSource } from './page-source.ts';
-import type { StoredPage } from './page-entry.ts';
-import { pageHeaders } from '../routes/lookups.ts';
+import { pageHeaders, type StoredPage } from './page-entry.ts';
 import { lookupFromQuery } from '../http/validate-lookup.ts';
 import type { Lookup } from '../upstream/lookup.ts';
 
-// Cached pages, answered on node:http before the Hono app sees the request. Most lookups a
-// browser makes are answered from the cache, and for those the app decides nothing: the method
-// is GET, the path one of the three lookups, the input valid, the page fresh. Going through
-// Hono for them cost a Request, a Context, a Response, a promise per middleware and several
-// header copies: about 18 KB of garbage per request, against bare node:http's 5 KB, which
-// made the explorer's throughput on a cached page swing with the garbage collector between
-// 0.68× and 0.98× of bare Node's (docs/benchmarks.md, bench 1).
-//
-// So a fresh hit is sent from here (with replicas sharing a cache through Redis, a fresh page
-// from that second level too, asked for only when this replica's memory has none): the same status, headers and bytes the app would send
-// (routes/lookups.ts's headers, http/representation.ts's coding and validators, the security
-// headers), built once per page and variant and kept beside the page while it lives. Anything
-// else, and anything unusual about a request (HEAD, a query or host the app's URL parsing
-// would rewrite, invalid input, a stale or missing page, a compression that fails), goes on to
-// the app, which stays the one place where every behaviour is defined; the tests hold the two
-// to the same answers (cached-page-fast-path.integration.test.ts).
+// Cached pages, answered on node:http before the Hono app sees the request: for a fresh hit the
+// app decides nothing, and going through Hono cost enough garbage per request to make the
+// cached-page throughput swing with the collector (docs/benchmarks.md, bench 1). A fresh hit
+// (from memory, or the replicas' second level) is sent here with the route's own headers, coding
+// and validators (page-entry.ts, http/representation.ts), built once per page and variant.
+// Anything else or unusual goes on to the app, which defines every behaviour; the tests hold
+// the two to the same answers (cached-page-fast-path.integration.test.ts).
 
 /** A node:http handler: the Hono app's listener, for the fast path to hand requests on to. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,5 +1,6 @@
 import type { ProblemCode } from '../../shared/problem.ts';
 import type { Representation } from '../http/representation.ts';
+import { JSON_TYPE, type HeaderRecord } from '../http/responses.ts';
 import type { AnyPage } from '../upstream/client.ts';
 import type { FailureProblem } from '../upstream/failure.ts';
 import type { Lookup } from '../upstream/lookup.ts';
@@ -9,6 +10,19 @@ import type { Lookup } from '../upstream/lookup.ts';
 // in a module that imports none of them.
 
 export type CacheStatus = 'hit' | 'miss' | 'stale' | 'merged';
+
+/** Browsers may reuse an API answer this long without asking (pages change slowly). */
+const API_MAX_AGE_SECONDS = 60;
+
+/** The headers of a page answer, the route's and the fast path's alike. */
+export function pageHeaders(cache: CacheStatus): HeaderRecord {
+  return {
+    'Content-Type': JSON_TYPE,
+    // A stale copy stood in for a failed upstream: let the browser ask again next time.
+    'Cache-Control': cache === 'stale' ? 'no-cache' : `public, max-age=${API_MAX_AGE_SECONDS}`,
+    'X-Cache': cache,
+  };
+}
 
 /** A page as stored and sent: the upstream's own bytes, checked against the schema. */
 export interface StoredPage extends Representation {
