@@ -5,18 +5,12 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The fonts preview cards are drawn with, shipped as npm packages (Noto, under the OFL) rather
-// than whatever the machine has: a card looks the same on every deployment, and covers the
-// scripts the catalogue holds (Latin, Cyrillic, Greek, Arabic, Devanagari, Japanese and
-// Simplified Chinese, Hangul, and emoji). Traditional Chinese falls to the JP and SC fonts,
-// which hold every character the zh-TW catalog writes, though not in Taiwan's glyph shapes
-// (Noto Sans TC would be needed for those). sharp draws text with Pango, which finds fonts through fontconfig, so the
-// folders go in a fontconfig file of our own that the process points FONTCONFIG_FILE at before
-// any text is drawn (fontconfig reads it once, on first use).
-//
-// The packages ship every weight (220 MB); the cards draw two. The server build copies those two
-// of each beside itself (`copyCardFonts`, dist/.server/fonts), which the built server uses, so the
-// packages are development dependencies and a production install holds 47 MB of fonts instead.
+// The fonts preview cards are drawn with, shipped as npm packages (Noto, under the OFL) so that a
+// card looks the same on every deployment and covers the scripts the catalogue holds (Traditional
+// Chinese falls to the JP and SC fonts: every character, not Taiwan's glyph shapes). sharp draws
+// text with Pango through fontconfig, so the folders go in a fontconfig file of our own, named by
+// FONTCONFIG_FILE before any text is drawn. The server build copies the two weights the cards
+// draw beside itself (`copyCardFonts`), so the packages are development dependencies only.
 
 const PACKAGES: Array<[pkg: string, weights: string[]]> = [
   ['@expo-google-fonts/noto-sans', ['400Regular', '700Bold']],

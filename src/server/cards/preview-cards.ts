@@ -27,16 +27,12 @@ import type { CardStore } from './card-store.ts';
 import type { CardContent } from './card-image.ts';
 
 // Preview cards: the image a shared link unfurls with, one per view (`/cards<view path>.png`,
-// `?index=N` for a playlist's item N, `/cards/home.png` for the home page). The words come
-// from what a link preview reads (the view's first page, the channel-title index, pages in the
-// cache), so a card costs at most the one lookup a preview may make (the first page, when no one
-// has read it), and never more: a playlist's total duration is on it only once every page is
-// cached. Thumbnails come through the embedded catalogue's proxy; an absolute thumbnail URL (the
-// real service's) is not fetched by the server, and its tile is left plain.
-//
-// Drawn cards are kept (in memory, least recently used out, bounded in bytes, and in the card
-// store the composition root hands in) under a key made of what they show, so a list whose data
-// changes gets a new card, and an unchanged one is drawn once.
+// `?index=N` for a playlist's item, `/cards/home.png`). The words come from what a link preview
+// reads, so a card costs at most the one lookup a preview may make; a playlist's total duration
+// shows only once every page is cached. The real service's absolute thumbnail URLs are not
+// fetched; their tiles are left plain. Drawn cards are kept, in memory and in the card store the
+// composition root hands in, under a key made of what they show, so a changed list gets a new
+// card and an unchanged one is drawn once.
 
 export type CardAnswer =
   | { kind: 'card'; png: Buffer; etag: string }

@@ -14,7 +14,7 @@ const MB = 2 ** 20;
 export const BASELINE_MB = 200;
 /** Room for bursts: renders in flight, walks' buffers, a collection's garbage. */
 export const WORKING_ROOM_MB = 50;
-/** Below this heap limit V8 collects so often that walks slow down (bench 10). */
+/** Below this heap limit V8 collects so often that walks slow down (docs/benchmarks.md). */
 export const HEAP_FLOOR_MB = 512;
 
 /**

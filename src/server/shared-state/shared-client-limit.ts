@@ -3,18 +3,12 @@ import type { ClientRateLimit, RateDecision } from '../quota/client-rate-limit.t
 import type { RedisConnection } from './redis-connection.ts';
 
 // The per-client allowance shared by every replica, so that spreading requests over replicas
-// gains a client nothing: one count per client address in Redis, through rate-limiter-flexible
-// (maintained, atomic with its own short script, and made for exactly this). Its Redis limiter
-// counts points in a fixed window rather than refilling a bucket, so the allowance is set to
-// the same long-run rate and burst as the in-memory token bucket (client-rate-limit.ts):
-// `burst` requests per `burst / perSecond` seconds (60 per 30 s by default). A window's edge can
-// let two bursts through close together, which the quota guard still bounds.
-//
-// While Redis is unreachable the library's insurance limiter, in this replica's memory, takes
-// over with this replica's share of the allowance (burst / replicas per window): a client
-// spread over every replica then gets about what it got through Redis. The insurance is also
-// used directly while the heartbeat says Redis is down, so that no request waits for a
-// command deadline just to learn it.
+// gains a client nothing: one count per address in Redis, through rate-limiter-flexible. Its
+// Redis limiter counts a fixed window rather than refilling a bucket, so it is set to the
+// in-memory bucket's long-run rate and burst (client-rate-limit.ts); the quota guard still
+// bounds what a window's edge lets through. While Redis is unreachable, or the heartbeat says it
+// is down, the library's insurance limiter in this replica's memory takes over with this
+// replica's share of the allowance.
 
 export interface SharedClientLimitOptions {
   connection: RedisConnection;
