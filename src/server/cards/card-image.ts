@@ -9,7 +9,7 @@ import { CARD_HEIGHT, CARD_WIDTH } from './card-address.ts';
 // turn another. Text is fitted by stepping its size down until it fits its box, then cut.
 
 useCardFonts();
-// libvips keeps a process-wide cache of recent operations (up to 50 MB by default) outside V8's
+// libvips keeps a process-wide cache of recent operations outside V8's
 // heap and outside the memory plan. Each card is drawn once and then kept as its PNG
 // (preview-cards.ts), so that cache would only hold memory; the catalogue's thumbnails turn it
 // off too, but a card may be the first image this process makes.

@@ -8,8 +8,8 @@
 const MB = 2 ** 20;
 /**
  * A warm process (embedded catalogue, the views served, the big lists exported) without its
- * cache: bench memory's built server, with two malloc arenas as npm start runs it (start.ts),
- * held 263 MiB with its 64 MiB cache full after 400 views and the two exports.
+ * cache, as bench memory measures the built server with two malloc arenas as npm start runs it
+ * (start.ts; the figures are in docs/benchmarks.md).
  */
 export const BASELINE_MB = 200;
 /** Room for bursts: renders in flight, walks' buffers, a collection's garbage. */
