@@ -8,6 +8,7 @@ import { statusOf, type ProblemCode } from '../../shared/problem-codes.ts';
 import { ROUTER_PROBLEMS, type Operation } from '../../server/http/operation.ts';
 import { API_OPERATIONS } from '../../server/routes/api-operations.ts';
 import type { Expectation } from './oracle.ts';
+import { LOOKUP_INPUT_PROBLEMS } from '../../server/http/validate-lookup.ts';
 
 // The properties every answer of the explorer must have, whatever was asked. Each looks at one
 // exchange (the request, what the oracle expects of it, the answer, the upstream calls it
@@ -44,14 +45,8 @@ export interface Property {
 }
 
 /** Refusals of a lookup's input; `bad_request` when the request itself (its Host) was refused first. */
-const INPUT_CODES = new Set([
-  'bad_request',
-  'invalid_id',
-  'missing_id',
-  'invalid_continuation',
-  'repeated_parameter',
-  'unknown_parameter',
-]);
+/** A lookup's input refusals, and the edge's own for a request it cannot parse. */
+const INPUT_CODES = new Set<string>(['bad_request', ...LOOKUP_INPUT_PROBLEMS]);
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
