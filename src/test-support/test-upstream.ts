@@ -149,18 +149,20 @@ export function pagesFrom(pageFor: (url: URL) => object | undefined): Behaviour 
 
 /**
  * A playlist of "Lesson n" videos, 100 a page, chained by `from-<n>` continuations, whose length
- * and items a test may change between lookups (`total()`, `edit`): its `answer` is for pagesFrom.
+ * a test may change between lookups (`total()`), as it may its ends: set `firstVideo` or
+ * `lastTitle` to edit item 1 or the last item in place. Its `answer` is for pagesFrom.
  */
 export function lessonPlaylist(
   id: string,
   total: () => number,
   edit: (item: PlaylistItem) => PlaylistItem = (item) => item,
 ) {
+  const ends: { firstVideo?: string; lastTitle?: string } = {};
   const item = (index: number): PlaylistItem =>
     edit({
       index,
-      id: `vid${String(index).padStart(8, '0')}`,
-      title: `Lesson ${index}`,
+      id: (index === 1 ? ends.firstVideo : undefined) ?? `vid${String(index).padStart(8, '0')}`,
+      title: (index === total() ? ends.lastTitle : undefined) ?? `Lesson ${index}`,
       thumbnails: [],
       channelId: 'UCabcdefghijklmnopqrstuv',
       channelTitle: 'A course',
@@ -178,7 +180,7 @@ export function lessonPlaylist(
     const continuation = url.searchParams.get('continuation');
     return continuation === null ? firstPage() : pageAt(Number(continuation.slice('from-'.length)));
   };
-  return { pageAt, firstPage, answer };
+  return Object.assign(ends, { pageAt, firstPage, answer });
 }
 
 /** Waits until `release()` before answering with `then`: holds a request in flight. */

@@ -23,22 +23,11 @@ let source: RealPageSource;
 let feeds: FeedSource;
 let clock: number;
 /** What the upstream answers: item 1's video and the last item's title can be changed. */
-let firstVideo: string;
-let lastTitle: string;
-
-const playlist = lessonPlaylist(
-  ID,
-  () => TOTAL,
-  (item) => ({
-    ...item,
-    id: item.index === 1 ? firstVideo : item.id,
-    title: item.index === TOTAL ? lastTitle : item.title,
-  }),
-);
+const playlist = lessonPlaylist(ID, () => TOTAL);
 
 beforeEach(async () => {
-  firstVideo = 'first000001';
-  lastTitle = `Lesson ${TOTAL}`;
+  playlist.firstVideo = 'first000001';
+  playlist.lastTitle = `Lesson ${TOTAL}`;
   clock = Date.now();
   upstream = await startTestUpstream();
   upstream.setFallback(pagesFrom(playlist.answer));
@@ -61,7 +50,7 @@ async function poll(): Promise<[string | undefined, number]> {
 describe('a playlist’s kept tail', () => {
   it('an edit at its end alone, the count unchanged, is seen once the tail is older than its limit', async () => {
     expect(await poll()).toEqual([`Lesson ${TOTAL}`, 2]);
-    lastTitle = 'Lesson 150, re-recorded';
+    playlist.lastTitle = 'Lesson 150, re-recorded';
     // The first page as it was: nothing says the end changed. The kept tail, for one lookup.
     clock += 11 * MINUTE;
     expect(await poll()).toEqual([`Lesson ${TOTAL}`, 1]);
@@ -79,8 +68,8 @@ describe('a playlist’s kept tail', () => {
 
     // Edited at both ends. At 11 minutes the first page is fetched again and differs; the
     // tail page, fresh in the cache until 19, still holds the old end.
-    firstVideo = 'first000002';
-    lastTitle = 'Lesson 150, re-recorded';
+    playlist.firstVideo = 'first000002';
+    playlist.lastTitle = 'Lesson 150, re-recorded';
     clock += 2 * MINUTE;
     expect(await poll()).toEqual([`Lesson ${TOTAL}`, 1]);
     // At 20 the first page is still fresh, and unchanged since 11: but the tail read then was
@@ -95,8 +84,8 @@ describe('a playlist’s kept tail', () => {
   it('a continuation the upstream no longer takes: the chain from the start', async () => {
     expect(await poll()).toEqual([`Lesson ${TOTAL}`, 2]);
     // Item 1 replaced (the tail must be read again), and the old continuation refused.
-    firstVideo = 'first000002';
-    lastTitle = 'Lesson 150, re-recorded';
+    playlist.firstVideo = 'first000002';
+    playlist.lastTitle = 'Lesson 150, re-recorded';
     const renewed = pagesFrom((url) => {
       if (url.searchParams.get('id') !== ID) return undefined;
       const continuation = url.searchParams.get('continuation');

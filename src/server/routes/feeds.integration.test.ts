@@ -209,17 +209,8 @@ describe('polling', () => {
     const id = 'PLfeedEditedSameCount00000000000';
     const total = 250;
     // Item 1 and the last item can be swapped for others: the count stays 250.
-    let firstVideo = 'first000001';
-    let lastTitle = 'Lesson 250';
-    const playlist = lessonPlaylist(
-      id,
-      () => total,
-      (item) => ({
-        ...item,
-        id: item.index === 1 ? firstVideo : item.id,
-        title: item.index === total ? lastTitle : item.title,
-      }),
-    );
+    const playlist = lessonPlaylist(id, () => total);
+    playlist.firstVideo = 'first000001';
     fixture.upstream.setFallback(pagesFrom(playlist.answer));
     const uncached = await fixture.serve({ CACHE_MAX_BYTES: '0' });
     try {
@@ -229,8 +220,8 @@ describe('polling', () => {
       expect(await newest()).toBe('Lesson 250');
       // Edited at both ends, the count unchanged: the first page differs, so the tail is read
       // again, from the page holding its last 50 items (the third, of 50), not the chain.
-      firstVideo = 'first000002';
-      lastTitle = 'Lesson 250, re-recorded';
+      playlist.firstVideo = 'first000002';
+      playlist.lastTitle = 'Lesson 250, re-recorded';
       const before = fixture.upstream.hits();
       expect(await newest()).toBe('Lesson 250, re-recorded');
       expect(fixture.upstream.hits() - before).toBe(2);
