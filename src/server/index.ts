@@ -1,4 +1,5 @@
 import './process/production-mode.ts';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import { describeConfig, loadServerConfigOrExit } from './config.ts';
@@ -14,6 +15,9 @@ import { StateDirInUse } from './disk/state-dir-lock.ts';
 // lives in create-server-app.ts and its parts (cached pages take a fast path in front of it,
 // cached-page-fast-path.ts), behind the HTTP edge (http-server.ts: timeouts, answers to what
 // node refuses, a stop that resets no one); this file only wires and stops them.
+
+/** How long a just-started process waits for its first request before it warms its renderer. */
+const WARM_UP_IDLE_MS = 1_000;
 
 const config = loadServerConfigOrExit();
 
@@ -60,7 +64,17 @@ server.listen(config.port, config.host, () => {
     { url: `http://${shown}:${port}`, upstream: explorer.upstreamUrl },
     'explorer listening',
   );
-  void explorer.warmUp();
+  // Loading the renderer holds the event loop for a while: it waits for the first request (a
+  // probe, as a rule) to have its answer, or for a moment without one.
+  let warmed = false;
+  const warmUp = () => {
+    if (warmed) return;
+    warmed = true;
+    clearTimeout(idle);
+    setImmediate(() => void explorer.warmUp());
+  };
+  const idle = setTimeout(warmUp, WARM_UP_IDLE_MS);
+  server.once('request', (_request, response: ServerResponse) => response.once('finish', warmUp));
 });
 
 // Metrics on a private port when one is configured (metrics-server.ts); it closes with the
