@@ -349,8 +349,9 @@ async function tricklingProxy(
       });
       if (!type.startsWith('text/html')) return void response.end(body);
       const text = body.toString('utf8');
-      // After each row's title, and inside each button, whose label is then still to come.
-      const cuts = [...text.matchAll(/<\/bdi><\/a>|<button[^>]*>/g)].map(
+      // After each row's title, inside each button, whose label is then still to come, and
+      // before each select, whose box is then still to come.
+      const cuts = [...text.matchAll(/<\/bdi><\/a>|<button[^>]*>|(?=<select)/g)].map(
         (match) => match.index + match[0].length,
       );
       let from = 0;

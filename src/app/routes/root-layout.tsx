@@ -31,7 +31,9 @@ export function RootLayout() {
         {t('app.skipToContent')}
       </a>
       <header className="border-b border-zinc-200 dark:border-zinc-800">
-        <div className="mx-auto flex h-14 max-w-5xl items-center justify-between gap-3 px-3 sm:px-6">
+        {/* Columns fixed from the first byte: a header painted before the picker is parsed
+            keeps Following and Jobs where they will stay. */}
+        <div className="mx-auto grid h-14 max-w-5xl grid-cols-[auto_1fr_auto_7rem] items-center gap-3 px-3 sm:grid-cols-[auto_1fr_auto_11rem] sm:px-6">
           <Link
             to={homePath()}
             className={cx(
@@ -43,15 +45,15 @@ export function RootLayout() {
             {/* On a phone the header holds the icon alone, beside Following and the picker. */}
             <span className="sr-only sm:not-sr-only">{t('app.name')}</span>
           </Link>
-          <div className="flex items-center gap-3">
+          <div className="col-start-3 flex items-center gap-3">
             <Link to={followingPath()} className={NAV_LINK}>
               {t('following.title')}
             </Link>
             <Link to={jobsPath()} className={NAV_LINK}>
               {t('jobs.title')}
             </Link>
-            <LanguagePicker />
           </div>
+          <LanguagePicker />
         </div>
       </header>
       <main
