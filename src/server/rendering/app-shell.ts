@@ -49,8 +49,14 @@ export function loadBuiltShell(site: StaticSite, logger: Logger): BuiltShell {
       { entry },
       'no server build of the app: pages are rendered by the browser alone (run `npm run build`)',
     );
+  /** Whether a reader's page has been rendered: it warmed the renderer as well as ours would. */
+  let rendered = false;
   const render: RenderApp | null = present
-    ? (request) => load().then((loadedRender) => loadedRender(request))
+    ? (request) =>
+        load().then((loadedRender) => {
+          rendered = true;
+          return loadedRender(request);
+        })
     : null;
   const { template, hashes } = inlineStylesheets(site.index.body.toString('utf8'), (path) =>
     site.files.get(path)?.body.toString('utf8'),
@@ -65,6 +71,7 @@ export function loadBuiltShell(site: StaticSite, logger: Logger): BuiltShell {
       try {
         await load();
         await setImmediate();
+        if (rendered) return;
         // A list view, loading, goes through the most of it and needs no upstream.
         const { locale, messages } = translationsFor(DEFAULT_LOCALE);
         await render({
