@@ -143,6 +143,15 @@ const until = (service: JobService, id: string, done: (job: Job) => boolean, ms 
     { timeout: ms, interval: 20 },
   );
 
+/** Client A's export of the 5,000-item playlist, once done. */
+async function playlistExported(service: JobService): Promise<Job> {
+  const { job } = await service.create(
+    { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
+    'client-a',
+  );
+  return until(service, job.id, (j) => j.state === 'done');
+}
+
 const resultOf = (stateDir: string, job: Job) =>
   readFileSync(join(stateDir, 'jobs', `${job.id}.result`), 'utf8');
 
@@ -220,11 +229,7 @@ describe('a whole-list job', () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
     // A share of 10 lookups a window, a fifth kept for reading: a job takes 8 a window.
     const process = processOn(dir, { budget: 1000, share: 10, readerReserve: 0.2 });
-    const { job } = await process.service.create(
-      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
-      'client-a',
-    );
-    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    const done = await playlistExported(process.service);
     expect(done.progress.pages).toBe(50);
     expect(process.leastShareLeft()).toBeGreaterThanOrEqual(2);
     await process.close();
@@ -235,11 +240,7 @@ describe('a whole-list job', () => {
     // A share of 10 lookups a window of 100, whose jobs' part is 80: the 50 pages fit in one
     // window, where the share alone would take seven.
     const process = processOn(dir, { budget: 100, share: 10, readerReserve: 0.2 });
-    const { job } = await process.service.create(
-      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
-      'client-a',
-    );
-    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    const done = await playlistExported(process.service);
     expect(done.progress.pages).toBe(50);
     expect(process.written.filter((w) => w.state === 'waiting')).toEqual([]);
     // A second client then gets its whole share at once.
@@ -259,11 +260,7 @@ describe('a whole-list job', () => {
       expect(process.shares.take('client-b')).toEqual({ ok: true });
       expect(process.quota.tryAcquire()).toEqual({ ok: true });
     }
-    const { job } = await process.service.create(
-      { list: 'playlist', id: FIXTURE_IDS.playlist5000, kind: 'export' },
-      'client-a',
-    );
-    const done = await until(process.service, job.id, (j) => j.state === 'done');
+    const done = await playlistExported(process.service);
     expect(done.progress.pages).toBe(50);
     const firstWait = process.written.find((w) => w.state === 'waiting');
     expect(firstWait?.pages).toBe(28);
